@@ -94,6 +94,9 @@ public final class NodeStore implements AutoCloseable {
 
   /** Values in the order of {@code keys}. */
   public List<Optional<byte[]>> multiGet(List<Key> keys) {
+    if (keys.isEmpty()) {
+      return List.of(); // RocksJava asserts on an empty key list
+    }
     return guarded(() -> {
       List<byte[]> raw = new ArrayList<>(keys.size());
       for (Key k : keys) {

@@ -24,6 +24,8 @@ public final class WriteBatchBuilder implements AutoCloseable {
   private final Set<Long> statesPut = new HashSet<>();
   /** Ranges this batch sets the applied index of; each must have a stored (or batched) descriptor. */
   private final Set<Long> appliedSet = new HashSet<>();
+  /** Largest key this batch puts: a +infinity range delete must cover it too. */
+  private Key maxPut;
   private boolean sync;
   private boolean closed;
 
@@ -33,6 +35,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
   }
 
   public WriteBatchBuilder put(Key key, byte[] value) {
+    if (maxPut == null || maxPut.compareTo(key) < 0) {
+      maxPut = key;
+    }
     return op(() -> batch.put(rocks.data, key.toByteArray(), value));
   }
 
@@ -41,15 +46,27 @@ public final class WriteBatchBuilder implements AutoCloseable {
   }
 
   /**
-   * Deletes every key in {@code [lo, hi)}. For {@code hi} at +infinity the bound is taken from the store's
-   * last key now, at build time: keys written above it before this batch is applied survive.
+   * Deletes every key in {@code [lo, hi)}, including keys this batch put earlier. RocksDB range deletes
+   * need a finite end: for {@code hi} at +infinity it is just above the larger of the store's last key now
+   * (at build time) and this batch's largest put, so only keys that other threads write above both
+   * before this batch is applied would survive.
    */
   public WriteBatchBuilder deleteRange(Key lo, RangeEnd hi) {
     if (!hi.isAbove(lo)) {
       return this;
     }
     Optional<byte[]> end = store.finiteEnd(lo, hi);
-    return end.isEmpty() ? this : op(() -> batch.deleteRange(rocks.data, lo.toByteArray(), end.get()));
+    if (hi.isInfinite() && maxPut != null && maxPut.compareTo(lo) >= 0) {
+      byte[] afterMaxPut = maxPut.successor().toByteArray();
+      if (end.isEmpty() || java.util.Arrays.compareUnsigned(end.get(), afterMaxPut) < 0) {
+        end = Optional.of(afterMaxPut);
+      }
+    }
+    if (end.isEmpty()) {
+      return this;
+    }
+    byte[] e = end.get();
+    return op(() -> batch.deleteRange(rocks.data, lo.toByteArray(), e));
   }
 
   /** Writes the range's descriptor and applied term/index, replacing any stored ones. */
