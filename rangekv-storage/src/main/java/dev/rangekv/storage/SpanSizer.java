@@ -6,9 +6,11 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.Range;
 import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.SizeApproximationFlag;
 import org.rocksdb.Slice;
@@ -26,8 +28,8 @@ import org.rocksdb.SstFileMetaData;
  * to an existing key, measuring the estimated bytes left of it, until the left part is within
  * {@value #TOLERANCE} of half. At most {@value #MAX_PROBES} size estimates and twice as many seeks.
  *
- * <p>Memtable estimates assume every entry has the memtable's average size, so for unflushed data the
- * split follows the key count; SST estimates follow the bytes at block granularity.
+ * <p>Memtable estimates are coarse, so a span mostly in memtables is flushed before its split key is
+ * sought; SST estimates follow the bytes at block granularity.
  */
 final class SpanSizer {
   static final double TOLERANCE = 0.02;
@@ -85,6 +87,7 @@ final class SpanSizer {
     if (!hi.isAbove(lo)) {
       return Optional.empty();
     }
+    flushIfMostlyInMemtables(lo, hi);
     try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.data, null, lo, hi)) {
       RocksIterator it = c.it;
       it.seekToFirst();
@@ -104,6 +107,31 @@ final class SpanSizer {
       byte[] split = bisect(it, lo.toByteArray(), first, second, last);
       c.check("find split key lo=" + lo);
       return Optional.of(Key.of(split));
+    }
+  }
+
+  /**
+   * Memtable estimates are sampled from the skiplist (tens of percent off) and assume one average entry
+   * size, so when a quarter or more of the span's bytes are in memtables, flush the data column family
+   * first: split keys are asked for rarely (when a range outgrew its size limit) and the memtable would
+   * be flushed soon anyway.
+   */
+  private void flushIfMostlyInMemtables(Key lo, RangeEnd hi) {
+    Optional<byte[]> end = SpanReader.finiteEnd(rocks.db, rocks.data, lo, hi);
+    if (end.isEmpty()) {
+      return;
+    }
+    try (Slice s = new Slice(lo.toByteArray()); Slice e = new Slice(end.get())) {
+      Range r = new Range(s, e);
+      long total = rocks.db.getApproximateSizes(rocks.data, List.of(r), ALL)[0];
+      long inMemory = rocks.db.getApproximateMemTableStats(rocks.data, r).size;
+      if (inMemory > 0 && inMemory * 4 >= total) {
+        try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
+          rocks.db.flush(f, rocks.data);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new StoreException("flush before split key failed lo=" + lo + " hi=" + hi, e);
     }
   }
 

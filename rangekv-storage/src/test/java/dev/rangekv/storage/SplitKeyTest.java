@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Split keys divide a span's bytes within 35-65% for uniform and skewed data; sizes are close to the truth. */
 @Timeout(120)
 class SplitKeyTest {
-  static final int KEYS = 20_000;
+  static final int KEYS = 12_000;
   @TempDir Path dir;
 
   private static Key numbered(String prefix, int i) {
@@ -85,13 +85,9 @@ class SplitKeyTest {
     }
   }
 
-  /**
-   * Flushed only: memtable size estimates assume every entry has the memtable's average size, so in a
-   * memtable the split follows the key count (a range big enough to split lives mostly in SST files).
-   */
-  @Test
-  void skewedValueSizes_splitByBytesNotKeys() {
-    boolean flushed = true;
+  @ParameterizedTest(name = "flushed={0}")
+  @ValueSource(booleans = {true, false})
+  void skewedValueSizes_splitByBytesNotKeys(boolean flushed) {
     try (NodeStore s = NodeStore.open(dir, StoreOptions.defaults().withWriteBufferBytes(8 << 20))) {
       // The first tenth of the keys holds most of the bytes.
       TreeMap<Key, byte[]> model = load(s, KEYS, i -> numbered("user", i), i -> i < KEYS / 10 ? 1500 : 40, flushed);
