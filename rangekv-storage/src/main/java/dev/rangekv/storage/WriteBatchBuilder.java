@@ -21,9 +21,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
   private final RocksHandles rocks;
   private final WriteBatch batch = new WriteBatch();
   /** Ranges whose descriptor this batch writes. */
-  private final Set<Long> statesPut = new HashSet<>();
+  private Set<Long> statesPut = Set.of();
   /** Ranges this batch sets the applied index of; each must have a stored (or batched) descriptor. */
-  private final Set<Long> appliedSet = new HashSet<>();
+  private Set<Long> appliedSet = Set.of();
   /** Largest key this batch puts: a +infinity range delete must cover it too. */
   private Key maxPut;
   private boolean sync;
@@ -77,6 +77,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
       batch.put(rocks.local, LocalStateCodec.appliedKey(id),
           LocalStateCodec.encodeApplied(state.appliedTerm(), state.appliedIndex()));
     });
+    if (statesPut.isEmpty()) {
+      statesPut = new HashSet<>(4);
+    }
     statesPut.add(id);
     return this;
   }
@@ -90,6 +93,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
       throw new IllegalArgumentException("negative applied term=" + term + " index=" + index);
     }
     op(() -> batch.put(rocks.local, LocalStateCodec.appliedKey(rangeId), LocalStateCodec.encodeApplied(term, index)));
+    if (appliedSet.isEmpty()) {
+      appliedSet = new HashSet<>(4);
+    }
     appliedSet.add(rangeId);
     return this;
   }
