@@ -103,17 +103,20 @@ public class NodeStoreBenchmark {
   }
 
   @Benchmark
-  public Optional<byte[]> get() {
+  public Optional<byte[]> get(CpuMeter cpu) {
+    cpu.count();
     return store.get(key(random.nextInt(keys)));
   }
 
   @Benchmark
-  public List<KeyValue> scan10() {
+  public List<KeyValue> scan10(CpuMeter cpu) {
+    cpu.count();
     return store.scan(key(random.nextInt(keys)), RangeEnd.INFINITY, 10, false);
   }
 
   @Benchmark
-  public long put() {
+  public long put(CpuMeter cpu) {
+    cpu.count();
     try (WriteBatchBuilder b = store.newBatch()) {
       b.put(key(random.nextInt(keys)), values[random.nextInt(values.length)]);
       store.write(b);
