@@ -159,14 +159,20 @@ public final class WriteBatchBuilder implements AutoCloseable {
     void apply() throws RocksDBException;
   }
 
+  /**
+   * Runs a batch operation under the store's guard: operations name column family handles, which are
+   * freed when the store closes, so after that they must fail instead of touching freed memory.
+   */
   private WriteBatchBuilder op(BatchOp op) {
     ensureOpen();
-    try {
-      op.apply();
-    } catch (RocksDBException e) {
-      throw new StoreException("write batch op failed", e);
-    }
-    return this;
+    return store.guarded(() -> {
+      try {
+        op.apply();
+      } catch (RocksDBException e) {
+        throw new StoreException("write batch op failed", e);
+      }
+      return this;
+    });
   }
 
   private void ensureOpen() {
