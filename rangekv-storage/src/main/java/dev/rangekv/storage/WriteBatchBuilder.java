@@ -2,6 +2,7 @@ package dev.rangekv.storage;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -58,7 +59,7 @@ public final class WriteBatchBuilder implements AutoCloseable {
     Optional<byte[]> end = store.finiteEnd(lo, hi);
     if (hi.isInfinite() && maxPut != null && maxPut.compareTo(lo) >= 0) {
       byte[] afterMaxPut = maxPut.successor().toByteArray();
-      if (end.isEmpty() || java.util.Arrays.compareUnsigned(end.get(), afterMaxPut) < 0) {
+      if (end.isEmpty() || Arrays.compareUnsigned(end.get(), afterMaxPut) < 0) {
         end = Optional.of(afterMaxPut);
       }
     }
