@@ -7,14 +7,22 @@ import dev.rangekv.core.key.Key;
  * start's first 8 bytes ({@link Key#prefix8()}), stored with the sign bit flipped so that a plain
  * signed {@code long} comparison gives the unsigned order.
  *
- * <p>A lookup binary-searches the long column (one cache line holds 8 candidates, no pointer
- * chasing) and compares full keys only when the key's prefix ties with a start's prefix. Ties are
- * resolved by galloping down the run of equal prefixes and binary-searching inside it, so keys
- * sharing long prefixes stay O(log R). Immutable and thread-safe.
+ * <p>A lookup first reads a radix table: the top bits of the key's prefix (taken relative to the
+ * span the start keys cover) pick a bucket, and the table says which slice of the array can hold the
+ * answer. It then binary-searches that slice of the long column, branch-free (8 candidates per cache
+ * line, no pointer chasing), and compares full keys only when the key's prefix ties with a start's.
+ * Ties are resolved by galloping down the run of equal prefixes and binary-searching inside it, so
+ * keys sharing long prefixes stay O(log R). The radix step only narrows the search: with skewed keys
+ * a bucket is large and the search is an ordinary binary search. Immutable and thread-safe.
  */
 public final class ArrayRangeIndex implements RangeIndex {
   private final Key[] starts;
   private final long[] prefixes;
+  /** bucketStart[b]: the first index >= 1 whose start's bucket is >= b; bucketStart[buckets] = size. */
+  private final int[] bucketStart;
+  /** Unsigned prefix of starts[1]: bucket 0 begins there. */
+  private final long radixBase;
+  private final int radixShift;
 
   /** Takes ownership of {@code starts} (sorted, distinct, the first one empty). */
   ArrayRangeIndex(Key[] starts) {
@@ -29,6 +37,30 @@ public final class ArrayRangeIndex implements RangeIndex {
         throw new IllegalArgumentException("start keys must be strictly ascending at index " + i);
       }
     }
+    int bits = Math.min(16, 32 - Integer.numberOfLeadingZeros(Math.max(1, starts.length - 1)));
+    this.radixBase = starts.length > 1 ? starts[1].prefix8() : 0;
+    long span = starts[starts.length - 1].prefix8() - radixBase;
+    this.radixShift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - bits);
+    int buckets = 1 << bits;
+    this.bucketStart = new int[buckets + 1];
+    int i = 1;
+    for (int b = 0; b <= buckets; b++) {
+      while (i < starts.length && bucket(starts[i].prefix8()) < b) {
+        i++;
+      }
+      bucketStart[b] = i;
+    }
+    bucketStart[buckets] = starts.length;
+  }
+
+  /** Monotonic in the unsigned prefix: keys below the base go to bucket 0, above the span to the last. */
+  private int bucket(long unsignedPrefix) {
+    if (Long.compareUnsigned(unsignedPrefix, radixBase) < 0) {
+      return 0;
+    }
+    long b = (unsignedPrefix - radixBase) >>> radixShift;
+    int last = bucketStart.length - 2;
+    return Long.compareUnsigned(b, last) > 0 ? last : (int) b;
   }
 
   @Override
@@ -40,9 +72,12 @@ public final class ArrayRangeIndex implements RangeIndex {
   public int floorIndex(Key key) {
     long p = sortable(key);
     long[] pre = prefixes;
-    // Branch-free search for the last prefix <= p; pre[0] is the minimum, so it always exists.
-    int base = 0;
-    int len = pre.length;
+    // Indexes before bucketStart[b] have a smaller bucket, so a prefix <= p; those from
+    // bucketStart[b + 1] on have a larger one, so a prefix > p. The answer lies in between.
+    int b = bucket(key.prefix8());
+    int base = bucketStart[b] - 1;
+    int len = bucketStart[b + 1] - base;
+    // Branch-free search for the last prefix <= p in [base, base + len).
     while (len > 1) {
       int half = len >>> 1;
       base = pre[base + half] <= p ? base + half : base;

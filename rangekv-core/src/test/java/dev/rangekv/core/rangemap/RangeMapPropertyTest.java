@@ -145,6 +145,27 @@ class RangeMapPropertyTest {
     });
   }
 
+  @Test
+  void arrayIndex_agreesWithTreeMap_onLargeMaps_whereTheRadixTableMatters() {
+    Property.named("large index").cases(200).sizes(1, 10_000).check(g -> {
+      int shape = g.nextInt(3);
+      java.util.function.Supplier<Key> gen = () -> switch (shape) {
+        case 0 -> dev.rangekv.core.key.KeyCodec.bigEndian(g.nextLong() >>> g.nextInt(64));
+        case 1 -> Key.utf8("user" + Long.toString(g.nextLong() >>> 20, 36));
+        default -> Key.of(g.bytes(0, 10));
+      };
+      java.util.TreeSet<Key> set = new java.util.TreeSet<>(g.listOf(g.size(), gen));
+      set.add(Key.EMPTY);
+      List<Key> starts = new ArrayList<>(set);
+      RangeIndex array = RangeIndex.sortedArray(starts);
+      RangeIndex tree = RangeIndex.treeMap(starts);
+      for (int q = 0; q < 200; q++) {
+        Key k = g.chance(0.1) ? g.pick(starts) : gen.get();
+        assertThat(array.floorIndex(k)).as("key %s", k).isEqualTo(tree.floorIndex(k));
+      }
+    });
+  }
+
   private static int linearFloor(List<Key> starts, Key key) {
     int best = 0;
     for (int i = 0; i < starts.size(); i++) {
