@@ -50,6 +50,43 @@ public final class ControllerConfigBuilder {
   public ControllerConfigBuilder hotKeyShare(double v) { hotKeyShare = v; return this; }
   public ControllerConfigBuilder hotspotMinQps(double v) { hotspotMinQps = v; return this; }
 
+  /**
+   * Sets one setting by its config name (as listed on {@link ControllerConfig}, e.g. {@code
+   * range.max-bytes}); durations are in milliseconds. For config files and command-line flags.
+   *
+   * @throws IllegalArgumentException for an unknown name or a value that does not parse
+   */
+  public ControllerConfigBuilder set(String name, String value) {
+    try {
+      switch (name) {
+        case "range.max-bytes" -> maxBytes(Long.parseLong(value));
+        case "range.min-bytes" -> minBytes(Long.parseLong(value));
+        case "split.qps" -> splitQps(Double.parseDouble(value));
+        case "merge.qps" -> mergeQps(Double.parseDouble(value));
+        case "split.load-intervals" -> loadSplitIntervals(Integer.parseInt(value));
+        case "split.load-min-share" -> loadSplitMinShare(Double.parseDouble(value));
+        case "split.load-min-samples" -> loadSplitMinSamples(Integer.parseInt(value));
+        case "split.append-share" -> appendShare(Double.parseDouble(value));
+        case "merge.split-cooldown" -> splitCooldownMillis(Long.parseLong(value));
+        case "controller.tick" -> tickMillis(Long.parseLong(value));
+        case "rebalance.max-moves" -> maxMovesInFlight(Integer.parseInt(value));
+        case "repair.max-moves" -> maxRepairsInFlight(Integer.parseInt(value));
+        case "rebalance.max-leader-transfers" -> maxLeaderTransfers(Integer.parseInt(value));
+        case "rebalance.tolerance" -> balanceTolerance(Double.parseDouble(value));
+        case "node.dead-timeout" -> deadNodeTimeoutMillis(Long.parseLong(value));
+        case "range.replicas" -> replicationFactor(Integer.parseInt(value));
+        case "hotspot.window" -> hotspotWindow(Integer.parseInt(value));
+        case "hotspot.share" -> hotspotShare(Double.parseDouble(value));
+        case "hotspot.key-share" -> hotKeyShare(Double.parseDouble(value));
+        case "hotspot.min-qps" -> hotspotMinQps(Double.parseDouble(value));
+        default -> throw new IllegalArgumentException("unknown controller setting " + name);
+      }
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("setting " + name + " needs a number, got '" + value + "'", e);
+    }
+    return this;
+  }
+
   /** Validates and builds; throws {@link InvalidConfigException} naming every bad setting. */
   public ControllerConfig build() {
     return new ControllerConfig(maxBytes, minBytes != null ? minBytes : maxBytes / 4, splitQps,

@@ -42,7 +42,10 @@ public record RangeStats(
     }
   }
 
-  /** Stats without samples or append signal: enough for size, merge and rebalance decisions. */
+  /**
+   * Stats without key count, samples or append signal, {@code qps} split evenly between reads and
+   * writes: enough for size, merge and rebalance decisions.
+   */
   public static RangeStats of(RangeDescriptor range, long bytes, double qps, String leaderNodeId) {
     return new RangeStats(range, bytes, 0, qps / 2, qps / 2, leaderNodeId, List.of(), TailWrites.NONE);
   }

@@ -258,7 +258,7 @@ public final class RebalancePolicy {
     Explanation summary() {
       List<String> off = load.outOfTolerance(config.balanceTolerance());
       String reason = off.isEmpty() ? "balanced within tolerance"
-          : moveBudget == 0 && transferBudget == 0 ? "out of tolerance; budget used"
+          : moveBudget == 0 ? "out of tolerance; move budget used (moves in flight or planned)"
           : "out of tolerance; no legal action lowers the imbalance";
       return Explanation.of(reason).with("moves", moves.size()).with("leaderTransfers", transfers.size())
           .with("movesInFlight", s.movesInFlight().size()).with("maxMoves", config.maxMovesInFlight())

@@ -65,6 +65,16 @@ class ControllerConfigTest {
   }
 
   @Test
+  void settingsByConfigName_buildTheSameConfig() {
+    ControllerConfig c = ControllerConfig.builder().set("range.max-bytes", "1048576").set("split.qps", "400")
+        .set("merge.split-cooldown", "60000").build();
+    assertThat(c).isEqualTo(ControllerConfig.builder().maxBytes(1 << 20).splitQps(400).splitCooldownMillis(60_000).build());
+    assertThatThrownBy(() -> ControllerConfig.builder().set("range.max-byte", "1"))
+        .hasMessageContaining("unknown controller setting range.max-byte");
+    assertThatThrownBy(() -> ControllerConfig.builder().set("split.qps", "lots")).hasMessageContaining("split.qps");
+  }
+
+  @Test
   void explanation_rendersReasonAndFigures() {
     Explanation e = Explanation.of("size above max-bytes").with("bytes", 70).with("share", 0.25).build();
     assertThat(e).hasToString("size above max-bytes (bytes=70, share=0.250)");
