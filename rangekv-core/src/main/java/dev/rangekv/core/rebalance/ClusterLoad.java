@@ -1,0 +1,118 @@
+package dev.rangekv.core.rebalance;
+
+import dev.rangekv.core.policy.RangeStats;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rebalancer's working copy of per-node load over the live nodes, in four dimensions: replica
+ * count, bytes, leader QPS (the leader serves the reads and orders the writes) and leader count.
+ * Planned actions are applied to it so later choices in the same tick see them. Single-use, local to
+ * one planning call.
+ *
+ * <p>Score: the sum over dimensions and nodes of {@code ((value - mean) / mean)^2}. Totals, hence
+ * means, never change when replicas or leaders move, so a move of weight {@code w} from {@code a} to
+ * {@code b} changes one dimension's term by {@code 2w(w - (va - vb)) / mean^2}: it helps exactly when
+ * {@code w < va - vb}. Accepting only score-reducing actions rules out cycles.
+ */
+final class ClusterLoad {
+  static final int REPLICAS = 0;
+  static final int BYTES = 1;
+  static final int QPS = 2;
+  static final int LEADERS = 3;
+  static final String[] NAMES = {"replicas", "bytes", "qps", "leaders"};
+
+  private final Map<String, double[]> load = new HashMap<>();
+  private final double[] mean = new double[4];
+
+  ClusterLoad(List<String> liveNodes, List<RangeStats> ranges) {
+    for (String n : liveNodes) {
+      load.put(n, new double[4]);
+    }
+    for (RangeStats r : ranges) {
+      for (String n : r.range().replicas()) {
+        double[] v = load.get(n);
+        if (v != null) {
+          v[REPLICAS] += 1;
+          v[BYTES] += r.bytes();
+        }
+      }
+      double[] leader = load.get(r.leaderNodeId());
+      if (leader != null) {
+        leader[QPS] += r.qps();
+        leader[LEADERS] += 1;
+      }
+    }
+    for (double[] v : load.values()) {
+      for (int d = 0; d < 4; d++) {
+        mean[d] += v[d] / load.size();
+      }
+    }
+  }
+
+  double value(String node, int dim) {
+    return load.get(node)[dim];
+  }
+
+  double mean(int dim) {
+    return mean[dim];
+  }
+
+  /** The change in score if {@code delta[d]} moves from {@code a} to {@code b} in each dimension. */
+  double scoreDelta(String a, String b, double[] delta) {
+    double[] va = load.get(a);
+    double[] vb = load.get(b);
+    double total = 0;
+    for (int d = 0; d < 4; d++) {
+      double w = delta[d];
+      if (w != 0 && mean[d] > 0) {
+        total += 2 * w * (w - (va[d] - vb[d])) / (mean[d] * mean[d]);
+      }
+    }
+    return total;
+  }
+
+  void apply(String a, String b, double[] delta) {
+    for (int d = 0; d < 4; d++) {
+      load.get(a)[d] -= delta[d];
+      load.get(b)[d] += delta[d];
+    }
+  }
+
+  /** Total score; 0 is perfect balance. */
+  double score() {
+    double s = 0;
+    for (double[] v : load.values()) {
+      for (int d = 0; d < 4; d++) {
+        if (mean[d] > 0) {
+          double x = (v[d] - mean[d]) / mean[d];
+          s += x * x;
+        }
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Nodes and dimensions outside the tolerance band, as {@code "node:dim"} labels. Count dimensions
+   * also allow a distance of one, since integers cannot always reach a fractional mean.
+   */
+  List<String> outOfTolerance(double tolerance) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, double[]> e : load.entrySet()) {
+      for (int d = 0; d < 4; d++) {
+        double slack = tolerance * mean[d];
+        if (d == REPLICAS || d == LEADERS) {
+          slack = Math.max(slack, 1);
+        }
+        if (Math.abs(e.getValue()[d] - mean[d]) > slack) {
+          out.add(e.getKey() + ":" + NAMES[d]);
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.rangekv.core.rebalance;
+
+import dev.rangekv.core.policy.ClusterSnapshot;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.Explanation;
+import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.policy.RangeStats;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Repair (up-replication): a node silent for longer than {@code node.dead-timeout} has its replicas
+ * re-created on live nodes, and a range with fewer replicas than {@code min(range.replicas, live
+ * nodes)} gets new ones, so every range returns to full replication. Ranges with the fewest live
+ * replicas go first. A target is a live node without a replica of the range, preferring a zone the
+ * range does not span yet, then the fewest replicas, then the fewest bytes. A range whose live replicas
+ * are no majority cannot change its membership through Raft and is reported blocked. At most {@code
+ * repair.max-moves} repair moves are in flight. Stateless.
+ */
+public final class RepairPolicy {
+  private RepairPolicy() {}
+
+  public static RepairPlan plan(ClusterSnapshot s, ControllerConfig config, long nowMillis) {
+    List<String> live = s.liveNodeIds(nowMillis, config.deadNodeTimeoutMillis());
+    Set<String> liveSet = new HashSet<>(live);
+    Map<String, String> zoneOf = s.zones();
+    Map<String, double[]> load = new HashMap<>(); // replicas, bytes per live node, updated as planned
+    live.forEach(n -> load.put(n, new double[2]));
+    for (RangeStats r : s.ranges()) {
+      for (String n : r.range().replicas()) {
+        double[] v = load.get(n);
+        if (v != null) {
+          v[0]++;
+          v[1] += r.bytes();
+        }
+      }
+    }
+    long inFlight = s.movesInFlight().stream()
+        .filter(m -> m.fromNode().isEmpty() || !liveSet.contains(m.fromNode().get())).count();
+    int budget = (int) Math.max(0, config.maxRepairsInFlight() - inFlight);
+    int target = Math.min(config.replicationFactor(), live.size());
+    Set<Long> moving = s.movingRangeIds();
+    List<RangeStats> order = new ArrayList<>(s.ranges());
+    order.sort(Comparator.comparingLong(r -> r.range().replicas().stream().filter(liveSet::contains).count()));
+    List<Move> moves = new ArrayList<>();
+    List<RepairPlan.Blocked> blocked = new ArrayList<>();
+    int needing = 0;
+    for (RangeStats r : order) {
+      List<String> replicas = r.range().replicas();
+      List<String> liveReplicas = replicas.stream().filter(liveSet::contains).toList();
+      List<String> dead = replicas.stream().filter(n -> !liveSet.contains(n)).toList();
+      int needed = target - liveReplicas.size();
+      if (needed <= 0 || moving.contains(r.rangeId())) {
+        continue;
+      }
+      needing++;
+      if (!dead.isEmpty() && liveReplicas.size() * 2 <= replicas.size()) {
+        blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("quorum lost: live replicas are no majority")
+            .with("liveReplicas", liveReplicas.size()).with("replicas", replicas.size()).build()));
+        continue;
+      }
+      List<String> chosen = new ArrayList<>(liveReplicas);
+      for (int j = 0; j < needed && budget > 0; j++) {
+        Optional<String> to = pick(live, replicas, chosen, zoneOf, load);
+        if (to.isEmpty()) {
+          blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("no live node without a replica")
+              .with("liveNodes", live.size()).with("replicas", replicas.size()).build()));
+          break;
+        }
+        Explanation why = Explanation.of(j < dead.size() ? "replica on a dead node: re-create it" : "under-replicated: add a replica")
+            .with("liveReplicas", liveReplicas.size()).with("targetReplicas", target)
+            .with("deadTimeoutMillis", config.deadNodeTimeoutMillis()).build();
+        moves.add(j < dead.size() ? Move.of(r.rangeId(), dead.get(j), to.get(), why) : Move.add(r.rangeId(), to.get(), why));
+        chosen.add(to.get());
+        load.get(to.get())[0]++;
+        load.get(to.get())[1] += r.bytes();
+        budget--;
+      }
+    }
+    return new RepairPlan(moves, blocked, Explanation.of(needing == 0 ? "fully replicated" : "repairing")
+        .with("rangesNeedingRepair", needing).with("moves", moves.size()).with("blocked", blocked.size())
+        .with("liveNodes", live.size()).with("repairsInFlight", inFlight).build());
+  }
+
+  private static Optional<String> pick(List<String> live, List<String> replicas, List<String> chosen,
+      Map<String, String> zoneOf, Map<String, double[]> load) {
+    int zonesNow = Zones.distinct(chosen, zoneOf);
+    String best = null;
+    boolean bestNewZone = false;
+    for (String n : live) {
+      if (replicas.contains(n) || chosen.contains(n)) {
+        continue;
+      }
+      List<String> with = new ArrayList<>(chosen);
+      with.add(n);
+      boolean newZone = Zones.distinct(with, zoneOf) > zonesNow;
+      if (best == null || better(n, newZone, best, bestNewZone, load)) {
+        best = n;
+        bestNewZone = newZone;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private static boolean better(String n, boolean newZone, String best, boolean bestNewZone, Map<String, double[]> load) {
+    if (newZone != bestNewZone) {
+      return newZone;
+    }
+    int c = Double.compare(load.get(n)[0], load.get(best)[0]);
+    if (c == 0) {
+      c = Double.compare(load.get(n)[1], load.get(best)[1]);
+    }
+    return c < 0 || (c == 0 && n.compareTo(best) < 0);
+  }
+}

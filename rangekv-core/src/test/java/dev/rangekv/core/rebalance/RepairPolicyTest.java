@@ -1,0 +1,107 @@
+package dev.rangekv.core.rebalance;
+
+import static dev.rangekv.core.policy.PolicyFixtures.nodes;
+import static dev.rangekv.core.policy.PolicyFixtures.range;
+import static dev.rangekv.core.policy.PolicyFixtures.stats;
+import static dev.rangekv.core.policy.PolicyFixtures.tiled;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.core.policy.ClusterSnapshot;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.policy.NodeStats;
+import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.testkit.Property;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RepairPolicyTest {
+  private static final long NOW = RebalancePolicyPropertyTest.NOW;
+  private final ControllerConfig config = ControllerConfig.defaults();
+
+  private List<NodeStats> withDead(String dead, String... live) {
+    List<NodeStats> ns = new ArrayList<>(nodes(NOW, live));
+    ns.add(NodeStats.of(dead, NOW - config.deadNodeTimeoutMillis() - 1));
+    return ns;
+  }
+
+  @Test
+  void deadNodesReplicas_areRecreatedOnLiveNodesWithoutOne() {
+    List<RangeStats> rs = new ArrayList<>();
+    for (RangeDescriptor d : tiled(3, "n1", "n2", "n3")) {
+      rs.add(stats(d, 100, 1));
+    }
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(withDead("n3", "n1", "n2", "n4", "n5"), rs), config, NOW);
+    assertThat(p.moves()).hasSize(3).allSatisfy(m -> {
+      assertThat(m.fromNode()).contains("n3");
+      assertThat(m.toNode()).isIn("n4", "n5");
+      assertThat(m.why().reason()).contains("dead node");
+    });
+    assertThat(p.moves().stream().filter(m -> m.toNode().equals("n4")).count()).isBetween(1L, 2L);
+  }
+
+  @Test
+  void silentButNotYetDead_isLeftAlone() {
+    List<NodeStats> ns = new ArrayList<>(nodes(NOW, "n1", "n2", "n4"));
+    ns.add(NodeStats.of("n3", NOW - config.deadNodeTimeoutMillis()));
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(ns, List.of(stats(range(1, 0, -1, "n1", "n2", "n3"), 1, 1))),
+        config, NOW);
+    assertThat(p.moves()).isEmpty();
+    assertThat(p.why().reason()).isEqualTo("fully replicated");
+  }
+
+  @Test
+  void lostQuorum_isBlockedNotMoved() {
+    List<NodeStats> ns = new ArrayList<>(nodes(NOW, "n1", "n4", "n5"));
+    ns.add(NodeStats.of("n2", 0));
+    ns.add(NodeStats.of("n3", 0));
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(ns, List.of(stats(range(1, 0, -1, "n1", "n2", "n3"), 1, 1))),
+        config, 10 * config.deadNodeTimeoutMillis());
+    assertThat(p.moves()).isEmpty();
+    assertThat(p.blocked()).singleElement().satisfies(b -> assertThat(b.why().reason()).contains("quorum lost"));
+  }
+
+  @Test
+  void underReplicatedRange_getsReplicasAdded_preferringNewZones() {
+    List<NodeStats> ns = List.of(new NodeStats("a1", "a", 0, NOW), new NodeStats("a2", "a", 0, NOW),
+        new NodeStats("b1", "b", 0, NOW), new NodeStats("c1", "c", 0, NOW));
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(ns, List.of(stats(range(1, 0, -1, "a1"), 1, 1))), config, NOW);
+    assertThat(p.moves()).extracting(Move::toNode).containsExactlyInAnyOrder("b1", "c1");
+    assertThat(p.moves()).allSatisfy(m -> assertThat(m.fromNode()).isEmpty());
+  }
+
+  @Test
+  void repeatedRepair_restoresFullReplicationOnDistinctLiveNodes() {
+    Property.named("repair-converges").cases(1000).sizes(1, 40).check(g -> {
+      ClusterSnapshot s = RebalancePolicyPropertyTest.randomCluster(g, true, false, false);
+      Set<String> live = new HashSet<>(s.liveNodeIds(NOW, config.deadNodeTimeoutMillis()));
+      int target = Math.min(config.replicationFactor(), live.size());
+      for (int step = 0; step < 100; step++) {
+        RepairPlan p = RepairPolicy.plan(s, config, NOW);
+        assertThat(p.moves().size()).isLessThanOrEqualTo(config.maxRepairsInFlight());
+        if (p.moves().isEmpty()) {
+          break;
+        }
+        assertThat(p.moves()).allSatisfy(m -> assertThat(live).contains(m.toNode()));
+        s = Simulator.apply(s, p.moves(), List.of());
+      }
+      RepairPlan last = RepairPolicy.plan(s, config, NOW);
+      Set<Long> blocked = new HashSet<>();
+      last.blocked().forEach(b -> blocked.add(b.rangeId()));
+      for (RangeStats r : s.ranges()) {
+        List<String> replicas = r.range().replicas();
+        assertThat(new HashSet<>(replicas)).hasSize(replicas.size());
+        if (!blocked.contains(r.rangeId())) {
+          assertThat(replicas.stream().filter(live::contains).count()).as("live replicas of %s", r.range())
+              .isGreaterThanOrEqualTo(target);
+        } else {
+          assertThat(replicas.stream().filter(live::contains).count() * 2).isLessThanOrEqualTo(replicas.size());
+        }
+      }
+    });
+  }
+}
