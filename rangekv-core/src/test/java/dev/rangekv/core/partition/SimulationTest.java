@@ -44,11 +44,14 @@ class SimulationTest {
 
   @Test
   void monotonicInserts_sendEveryWriteOfAWindowToOneNode_whateverTheLayout() {
+    // Windows shorter than the ~500 inserts between two splits of the top range: size splits move
+    // the hot spot to another node, but at any moment one node takes every insert (seed 003).
+    RangeSimulation.Config shortWindows = new RangeSimulation.Config(20_000, 4, 16, 1_000, 100);
     for (Layout layout : Layout.values()) {
-      RangeSimulation.Result r = RangeSimulation.run(layout, Inserts.MONOTONIC, CFG);
+      RangeSimulation.Result r = RangeSimulation.run(layout, Inserts.MONOTONIC, shortWindows);
       assertThat(r.nodeShareLastWindow()).as(layout.name()).isEqualTo(1.0);
       // A window that straddles a range boundary splits between two nodes; otherwise one takes all.
-      assertThat(r.meanWindowNodeShare()).as(layout.name()).isGreaterThan(0.75);
+      assertThat(r.meanWindowNodeShare()).as(layout.name()).isGreaterThan(0.9);
     }
   }
 
