@@ -1,5 +1,6 @@
 package dev.rangekv.cli;
 
+import dev.rangekv.cli.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,6 +14,7 @@ import picocli.CommandLine.Command;
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        SimCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
 

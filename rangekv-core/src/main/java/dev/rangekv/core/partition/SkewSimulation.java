@@ -1,7 +1,10 @@
 package dev.rangekv.core.partition;
 
 import dev.rangekv.core.key.Key;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -36,41 +39,58 @@ public final class SkewSimulation {
   public record Result(String scheme, double busiestKeysShare, double peakLoad, double peakLoadSalted,
       int hotKeyNodesSalted) {}
 
-  public static Result run(Partitioner p, String schemeName, List<Key> keys, Config config) {
+  /**
+   * Builds {@code scheme} over {@code nodes} twice: for the keys as they are, and for the salted key
+   * set (cold keys, then each hot key's sub-keys), so schemes that depend on the key set (bounded
+   * loads) place the sub-keys too.
+   */
+  public static Result run(Scheme scheme, List<Node> nodes, List<Key> keys, Config config) {
     if (config.hotCount() > keys.size()) {
       throw new IllegalArgumentException("hotCount=" + config.hotCount() + " exceeds keys=" + keys.size());
     }
-    Map<String, Double> plain = new HashMap<>();
-    Map<String, Double> salted = new HashMap<>();
-    Map<String, Integer> keyCount = new HashMap<>();
-    int firstHotNodes = 0;
+    List<Key> saltedKeys = new ArrayList<>(keys.size() + config.hotCount() * (config.parts() - 1));
+    List<Double> saltedWeights = new ArrayList<>(keys.size());
+    List<Double> weights = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      Key k = keys.get(i);
-      String owner = p.owner(k).name();
-      keyCount.merge(owner, 1, Integer::sum);
       boolean hot = i < config.hotCount();
       double w = hot ? config.multiplier() : 1.0;
-      plain.merge(owner, w, Double::sum);
+      weights.add(w);
       if (!hot) {
-        salted.merge(owner, w, Double::sum);
+        saltedKeys.add(keys.get(i));
+        saltedWeights.add(w);
         continue;
       }
-      java.util.Set<String> partNodes = new java.util.HashSet<>();
       for (int j = 0; j < config.parts(); j++) {
-        String partOwner = p.owner(saltedKey(k, j)).name();
-        partNodes.add(partOwner);
-        salted.merge(partOwner, w / config.parts(), Double::sum);
-      }
-      if (i == 0) {
-        firstHotNodes = partNodes.size();
+        saltedKeys.add(saltedKey(keys.get(i), j));
+        saltedWeights.add(w / config.parts());
       }
     }
-    int n = p.nodes().size();
-    double total = plain.values().stream().mapToDouble(Double::doubleValue).sum();
-    double mean = total / n;
+    Partitioner plain = scheme.build(nodes, keys);
+    Partitioner salted = scheme.build(nodes, saltedKeys);
+    Map<String, Double> plainLoad = load(plain, keys, weights);
+    Map<String, Double> saltedLoad = load(salted, saltedKeys, saltedWeights);
+    Map<String, Integer> keyCount = new HashMap<>();
+    keys.forEach(k -> keyCount.merge(plain.owner(k).name(), 1, Integer::sum));
+    int firstHotNodes = 0;
+    if (config.hotCount() > 0) {
+      Set<String> partNodes = new HashSet<>();
+      for (int j = 0; j < config.parts(); j++) {
+        partNodes.add(salted.owner(saltedKey(keys.get(0), j)).name());
+      }
+      firstHotNodes = partNodes.size();
+    }
+    double mean = weights.stream().mapToDouble(Double::doubleValue).sum() / plain.nodes().size();
     int maxKeys = keyCount.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    return new Result(schemeName, (double) maxKeys / keys.size(), max(plain) / mean, max(salted) / mean,
+    return new Result(scheme.name(), (double) maxKeys / keys.size(), max(plainLoad) / mean, max(saltedLoad) / mean,
         firstHotNodes);
+  }
+
+  private static Map<String, Double> load(Partitioner p, List<Key> keys, List<Double> weights) {
+    Map<String, Double> m = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      m.merge(p.owner(keys.get(i)).name(), weights.get(i), Double::sum);
+    }
+    return m;
   }
 
   /** Sub-key {@code j} of a salted key: {@code "{key}#{j}"}. */

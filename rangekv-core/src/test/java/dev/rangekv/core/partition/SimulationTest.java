@@ -18,9 +18,9 @@ class SimulationTest {
 
   @Test
   void skew_hotKeysOverloadOneNode_andSaltingSpreadsThem() {
-    Partitioner p = new Rendezvous(PlacementSimulation.numberedNodes(10), Hash64.BLAKE2B_64);
     // Seed 004 "Try it" 3: 1% of keys get 100 times the traffic; salt into four sub-keys.
-    SkewSimulation.Result r = SkewSimulation.run(p, "hrw", KEYS, new SkewSimulation.Config(100, 100, 4));
+    SkewSimulation.Result r = SkewSimulation.run(Scheme.rendezvous(Hash64.BLAKE2B_64),
+        PlacementSimulation.numberedNodes(10), KEYS, new SkewSimulation.Config(100, 100, 4));
     assertThat(r.busiestKeysShare()).isLessThan(0.12);
     assertThat(r.peakLoadSalted()).isLessThanOrEqualTo(r.peakLoad());
     assertThat(r.hotKeyNodesSalted()).isBetween(1, 4);
@@ -28,11 +28,18 @@ class SimulationTest {
 
   @Test
   void skew_oneKeyWithMostOfTheTraffic_cannotBeBalancedWithoutSalting() {
-    Partitioner p = new JumpHash(PlacementSimulation.numberedNodes(8), Hash64.XXH64);
-    SkewSimulation.Result r = SkewSimulation.run(p, "jump", KEYS, new SkewSimulation.Config(1, 10_000, 16));
+    SkewSimulation.Result r = SkewSimulation.run(Scheme.jump(Hash64.XXH64), PlacementSimulation.numberedNodes(8),
+        KEYS, new SkewSimulation.Config(1, 10_000, 16));
     // One key carries half of all requests: its node holds at least half the load, four times the mean.
     assertThat(r.peakLoad()).isGreaterThan(4.0);
     assertThat(r.peakLoadSalted()).isLessThan(r.peakLoad() / 2);
+  }
+
+  @Test
+  void skew_boundedLoad_placesTheSaltedSubKeysUnderItsCap() {
+    SkewSimulation.Result r = SkewSimulation.run(Scheme.boundedLoad(100, 1.10, Hash64.XXH64),
+        PlacementSimulation.numberedNodes(8), KEYS, new SkewSimulation.Config(0, 1, 4));
+    assertThat(r.busiestKeysShare() * 8).isLessThanOrEqualTo(1.10 + 1e-9 + 8.0 / KEYS.size());
   }
 
   @Test
