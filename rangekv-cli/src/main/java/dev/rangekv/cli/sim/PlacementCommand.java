@@ -26,12 +26,13 @@ import picocli.CommandLine.Option;
     description = {
         "Places keys on nodes with each partitioning scheme and measures what a membership change moves.",
         "Modes: churn (default; add a node, or --remove one), skew (hot keys and salting), range (range "
-            + "partitioning under monotonic or uniform inserts)."})
+            + "partitioning under monotonic or uniform inserts), replicas (how often distinct zones change the "
+            + "replica set)."})
 public final class PlacementCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--mode", defaultValue = "churn", description = "churn, skew or range (default: ${DEFAULT-VALUE})")
+  @Option(names = "--mode", defaultValue = "churn", description = "churn, skew, range or replicas (default: ${DEFAULT-VALUE})")
   String mode;
 
   @Option(names = {"-k", "--keys"}, defaultValue = "100000", description = "number of keys / inserts K")
@@ -81,6 +82,12 @@ public final class PlacementCommand implements Runnable {
   @Option(names = "--window", defaultValue = "0", description = "range: inserts per window (default K / 100)")
   int window;
 
+  @Option(names = "--replicas", defaultValue = "3", description = "replicas: replicas per key")
+  int replicaCount;
+
+  @Option(names = "--zones", defaultValue = "3", description = "replicas: zones, nodes assigned round-robin")
+  int zones;
+
   @Override
   public void run() {
     if (keys < 1 || nodes < 1) {
@@ -91,8 +98,9 @@ public final class PlacementCommand implements Runnable {
       case "churn" -> churn(out);
       case "skew" -> skew(out);
       case "range" -> range(out);
+      case "replicas" -> replicas(out);
       default -> throw new CommandLine.ParameterException(spec.commandLine(),
-          "--mode must be churn, skew or range, got " + mode);
+          "--mode must be churn, skew, range or replicas, got " + mode);
     }
     out.flush();
   }
@@ -209,6 +217,22 @@ public final class PlacementCommand implements Runnable {
             order.name().toLowerCase(), r.ranges(), r.rangesWrittenLastWindow(), 100 * r.nodeShareLastWindow(),
             100 * r.meanWindowNodeShare(), r.peakTotal());
       }
+    }
+  }
+
+  private void replicas(PrintWriter out) {
+    if (replicaCount < 1 || zones < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--replicas and --zones must be >= 1");
+    }
+    Hash64 hash = hash();
+    List<Key> keyList = PlacementSimulation.keys(keyFormat, 0, keys);
+    List<Node> ns = PlacementSimulation.zonedNodes(nodes, zones);
+    out.printf("%,d keys on %d nodes in %d zones (round-robin); %d replicas per key. Hash: %s%n", keys, nodes, zones,
+        replicaCount, hashName);
+    out.printf("%-30s%28s%n", "scheme", "changed by distinct zones");
+    for (Scheme s : schemes(hash)) {
+      double share = PlacementSimulation.zoneConstraintChangeShare(s.build(ns, keyList), keyList, replicaCount);
+      out.printf("%-30s%27.1f%%%n", s.name(), 100 * share);
     }
   }
 }

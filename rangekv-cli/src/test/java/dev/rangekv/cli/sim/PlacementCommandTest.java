@@ -81,6 +81,15 @@ class PlacementCommandTest {
   }
 
   @Test
+  void simPlacement_replicasMode_reportsHowOftenZonesChangeTheReplicaSet() {
+    Run r = run("sim", "placement", "--mode", "replicas", "--keys", "500", "--nodes", "6", "--zones", "3",
+        "--vnodes", "100");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("6 nodes in 3 zones").contains("changed by distinct zones");
+    assertThat(row(r.out(), "ring, 100 points per node")).matches(".*\\d+\\.\\d%");
+  }
+
+  @Test
   void simPlacement_badArguments_exitWithUsageCode() {
     assertThat(run("sim", "placement", "--mode", "nope").exit()).isEqualTo(2);
     assertThat(run("sim", "placement", "--hash", "crc32", "--keys", "10").exit()).isEqualTo(2);

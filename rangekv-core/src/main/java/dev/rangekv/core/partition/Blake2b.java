@@ -1,5 +1,7 @@
 package dev.rangekv.core.partition;
 
+import java.util.Arrays;
+
 /**
  * Unkeyed BLAKE2b (RFC 7693) in pure Java, any digest length from 1 to 64 bytes.
  *
@@ -70,7 +72,7 @@ public final class Blake2b {
   }
 
   private static void load(long[] m, byte[] data, int pos, int n) {
-    java.util.Arrays.fill(m, 0L);
+    Arrays.fill(m, 0L);
     for (int i = 0; i < n; i++) {
       m[i >>> 3] |= (data[pos + i] & 0xFFL) << (8 * (i & 7));
     }

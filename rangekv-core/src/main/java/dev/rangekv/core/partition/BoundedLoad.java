@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * Consistent hashing with bounded loads (Mirrokni, Thorup and Zadimoghaddam, 2018) over a
@@ -91,7 +92,7 @@ public final class BoundedLoad implements Partitioner {
   public Iterator<Node> candidates(Key key) {
     Node first = owner(key);
     Iterable<Node> rest = () -> ring.candidates(key);
-    return Stream.concat(Stream.of(first), java.util.stream.StreamSupport.stream(rest.spliterator(), false))
+    return Stream.concat(Stream.of(first), StreamSupport.stream(rest.spliterator(), false))
         .iterator();
   }
 }

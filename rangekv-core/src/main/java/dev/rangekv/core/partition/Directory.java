@@ -2,6 +2,7 @@ package dev.rangekv.core.partition;
 
 import dev.rangekv.core.key.Key;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,7 @@ public final class Directory implements Partitioner {
 
   /** A copy with {@code key} pinned to {@code node}. */
   public Directory with(Key key, Node node) {
-    Map<Key, Node> copy = new java.util.HashMap<>(entries);
+    Map<Key, Node> copy = new HashMap<>(entries);
     copy.put(key, node);
     return new Directory(copy, fallback);
   }

@@ -1,6 +1,7 @@
 package dev.rangekv.core.partition;
 
 import dev.rangekv.core.key.Key;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -80,7 +81,7 @@ public final class Maglev implements Partitioner {
       skip[i] = Long.remainderUnsigned(hash.hash(HashInput.text(name + "#skip")), m - 1) + 1;
     }
     int[] entry = new int[m];
-    java.util.Arrays.fill(entry, -1);
+    Arrays.fill(entry, -1);
     int filled = 0;
     while (true) {
       for (int i = 0; i < n; i++) {

@@ -111,6 +111,29 @@ public final class PlacementSimulation {
     return max;
   }
 
+  /**
+   * Seed 004's "Try it" 4: the share of keys whose first {@code r} replicas change when the
+   * replicas must also sit in distinct zones.
+   */
+  public static double zoneConstraintChangeShare(Partitioner p, List<Key> keys, int r) {
+    int changed = 0;
+    for (Key k : keys) {
+      if (!Replicas.place(p, k, r, false).equals(Replicas.place(p, k, r, true))) {
+        changed++;
+      }
+    }
+    return (double) changed / keys.size();
+  }
+
+  /** Nodes named {@code "0"} .. {@code "n-1"} in zones {@code "z0"} .. {@code "z(zones-1)"}, round-robin. */
+  public static List<Node> zonedNodes(int n, int zones) {
+    List<Node> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(new Node(Integer.toString(i), 1, "z" + (i % zones)));
+    }
+    return List.copyOf(out);
+  }
+
   private static Set<String> names(List<Node> nodes) {
     Set<String> s = new HashSet<>();
     nodes.forEach(n -> s.add(n.name()));

@@ -2,9 +2,12 @@ package dev.rangekv.core.partition;
 
 import dev.rangekv.core.key.Key;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -73,7 +76,7 @@ public final class RangeSimulation {
     long stride = Long.divideUnsigned(-1L, cfg.inserts());
     long[] total = new long[cfg.nodes()];
     int[] windowNode = new int[cfg.nodes()];
-    java.util.Set<Integer> windowRanges = new java.util.HashSet<>();
+    Set<Integer> windowRanges = new HashSet<>();
     double shareSum = 0;
     int windows = 0;
     int lastRanges = 0;
@@ -96,7 +99,7 @@ public final class RangeSimulation {
         lastRanges = windowRanges.size();
         shareSum += lastShare;
         windows++;
-        java.util.Arrays.fill(windowNode, 0);
+        Arrays.fill(windowNode, 0);
         windowRanges.clear();
       }
     }

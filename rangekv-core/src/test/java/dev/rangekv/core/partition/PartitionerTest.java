@@ -101,6 +101,16 @@ class PartitionerTest {
   }
 
   @Test
+  void zoneConstraint_changesNothingWhenEveryNodeHasItsOwnZone_andSomethingWhenZonesAreShared() {
+    List<Key> keys = KEYS.subList(0, 2_000);
+    Partitioner ownZones = new Rendezvous(PlacementSimulation.zonedNodes(9, 9), Hash64.XXH64);
+    assertThat(PlacementSimulation.zoneConstraintChangeShare(ownZones, keys, 3)).isZero();
+    Partitioner shared = new Rendezvous(PlacementSimulation.zonedNodes(9, 3), Hash64.XXH64);
+    // Top 3 of 9 in 3 zones of 3: all distinct zones with probability 27/84, so about 68% change.
+    assertThat(PlacementSimulation.zoneConstraintChangeShare(shared, keys, 3)).isCloseTo(1 - 27.0 / 84, within(0.04));
+  }
+
+  @Test
   void nodes_areValidated() {
     assertThatThrownBy(() -> new Node("", 1, "")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new Node("a", 0, "")).isInstanceOf(IllegalArgumentException.class);
