@@ -41,7 +41,13 @@ public final class PlacementCommand implements Runnable {
   @Option(names = {"-n", "--nodes"}, defaultValue = "10", description = "number of nodes N, named 0..N-1")
   int nodes;
 
-  @Option(names = "--remove", description = "remove this node instead of adding node N")
+  @Option(names = "--add", defaultValue = "1", description = "nodes to add, named N.. (default: ${DEFAULT-VALUE})")
+  int add;
+
+  @Option(names = "--first-index", defaultValue = "0", description = "first {i} of the key pattern (seed 003 uses 1)")
+  long firstIndex;
+
+  @Option(names = "--remove", description = "remove this node instead of adding nodes")
   String remove;
 
   @Option(names = "--vnodes", split = ",", defaultValue = "1,10,100,1000",
@@ -61,7 +67,8 @@ public final class PlacementCommand implements Runnable {
       description = "xxh64, blake2b64 (seed 004) or md5 (seed 003); default: ${DEFAULT-VALUE}")
   String hashName;
 
-  @Option(names = "--key-format", defaultValue = "user:{i}", description = "key pattern, {i} = 0..K-1")
+  @Option(names = "--key-format", defaultValue = "user:{i}",
+      description = "key pattern; {i} runs from --first-index over K values (default: ${DEFAULT-VALUE})")
   String keyFormat;
 
   @Option(names = "--hot-share", defaultValue = "0.01", description = "skew: share of keys that are hot")
@@ -128,13 +135,19 @@ public final class PlacementCommand implements Runnable {
 
   private void churn(PrintWriter out) {
     Hash64 hash = hash();
-    List<Key> keyList = PlacementSimulation.keys(keyFormat, 0, keys);
+    List<Key> keyList = PlacementSimulation.keys(keyFormat, firstIndex, keys);
     List<Node> before = PlacementSimulation.numberedNodes(nodes);
     List<Node> after = new ArrayList<>(before);
     String change;
     if (remove == null) {
-      after.add(Node.of(Integer.toString(nodes)));
-      change = "then node " + nodes + " joins";
+      if (add < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--add must be >= 1");
+      }
+      for (int i = 0; i < add; i++) {
+        after.add(Node.of(Integer.toString(nodes + i)));
+      }
+      change = add == 1 ? "then node " + nodes + " joins"
+          : "then nodes " + nodes + ".." + (nodes + add - 1) + " join";
     } else {
       if (!after.removeIf(n -> n.name().equals(remove)) || after.isEmpty()) {
         throw new CommandLine.ParameterException(spec.commandLine(),
@@ -186,7 +199,7 @@ public final class PlacementCommand implements Runnable {
 
   private void skew(PrintWriter out) {
     Hash64 hash = hash();
-    List<Key> keyList = PlacementSimulation.keys(keyFormat, 0, keys);
+    List<Key> keyList = PlacementSimulation.keys(keyFormat, firstIndex, keys);
     List<Node> ns = PlacementSimulation.numberedNodes(nodes);
     int hot = (int) Math.ceil(hotShare * keys);
     SkewSimulation.Config cfg = new SkewSimulation.Config(hot, hotMultiplier, salt);
@@ -225,7 +238,7 @@ public final class PlacementCommand implements Runnable {
       throw new CommandLine.ParameterException(spec.commandLine(), "--replicas and --zones must be >= 1");
     }
     Hash64 hash = hash();
-    List<Key> keyList = PlacementSimulation.keys(keyFormat, 0, keys);
+    List<Key> keyList = PlacementSimulation.keys(keyFormat, firstIndex, keys);
     List<Node> ns = PlacementSimulation.zonedNodes(nodes, zones);
     out.printf("%,d keys on %d nodes in %d zones (round-robin); %d replicas per key. Hash: %s%n", keys, nodes, zones,
         replicaCount, hashName);

@@ -90,6 +90,16 @@ class PlacementCommandTest {
   }
 
   @Test
+  void simPlacement_seed003Settings_reproduceTheModNMoveFromEightToTenShards() {
+    // Seed 003: ids "1".."100000", first 8 bytes of MD5; 8 -> 10 shards moves 80.2% of ids.
+    Run r = run("sim", "placement", "--hash", "md5", "--key-format", "{i}", "--first-index", "1", "--nodes", "8",
+        "--add", "2", "--vnodes", "100");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("then nodes 8..9 join. Ideal share moved: 20.0%");
+    assertThat(row(r.out(), "hash mod N")).matches("hash mod N\\s+80\\.2%\\s+no .*");
+  }
+
+  @Test
   void simPlacement_badArguments_exitWithUsageCode() {
     assertThat(run("sim", "placement", "--mode", "nope").exit()).isEqualTo(2);
     assertThat(run("sim", "placement", "--hash", "crc32", "--keys", "10").exit()).isEqualTo(2);
