@@ -32,7 +32,8 @@ public final class PlacementCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--mode", defaultValue = "churn", description = "churn, skew, range or replicas (default: ${DEFAULT-VALUE})")
+  @Option(names = "--mode", defaultValue = "churn",
+      description = "churn, skew, range or replicas (default: ${DEFAULT-VALUE})")
   String mode;
 
   @Option(names = {"-k", "--keys"}, defaultValue = "100000", description = "number of keys / inserts K")
@@ -157,17 +158,18 @@ public final class PlacementCommand implements Runnable {
     }
     out.printf("%,d keys (%s); %d nodes, %s. Ideal share moved: %.1f%%. Hash: %s%n", keys, keyFormat, nodes,
         change, 100 * Churn.idealShare(before.size(), after.size()), hashName);
-    out.printf("%-30s%8s  %12s  %14s  %14s  %10s%n", "scheme", "moved", remove == null ? "all to new?" : "all from old?",
+    out.printf("%-30s%8s  %13s  %14s  %14s  %10s%n", "scheme", "moved",
+        remove == null ? "all to new?" : "from removed?",
         "max/mean (" + before.size() + ")", "max/mean (" + after.size() + ")", "lookup ns");
     for (Scheme s : schemes(hash)) {
       // Jump hash numbers its buckets, so only the last node can leave; say so instead of a wrong row.
       if (remove != null && s.name().startsWith("jump") && !remove.equals(Integer.toString(nodes - 1))) {
-        out.printf("%-30s%8s  %12s  %14s  %14s  %10s%n", s.name(), "n/a", "-", "-", "-", "-");
+        out.printf("%-30s%8s  %13s  %14s  %14s  %10s%n", s.name(), "n/a", "-", "-", "-", "-");
         continue;
       }
       Churn c = PlacementSimulation.churn(s, keyList, before, after);
       double ns = lookupNanos(s.build(after, keyList), keyList);
-      out.printf("%-30s%7.1f%%  %12s  %14.2f  %14.2f  %10.0f%n", s.name(), 100 * c.movedShare(),
+      out.printf("%-30s%7.1f%%  %13s  %14.2f  %14.2f  %10.0f%n", s.name(), 100 * c.movedShare(),
           c.minimal() ? "yes" : "no", c.peakBefore(), c.peakAfter(), ns);
     }
   }

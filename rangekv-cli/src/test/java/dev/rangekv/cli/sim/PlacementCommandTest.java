@@ -56,7 +56,7 @@ class PlacementCommandTest {
   void simPlacement_removingANode_reportsWhetherMovesCameOnlyFromIt() {
     Run r = run("sim", "placement", "--keys", "1000", "--nodes", "5", "--remove", "2", "--vnodes", "20");
     assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.out()).contains("then node 2 leaves").contains("all from old?");
+    assertThat(r.out()).contains("then node 2 leaves").contains("from removed?");
     assertThat(row(r.out(), "ring, 20 points per node")).contains(" yes ");
     assertThat(row(r.out(), "jump consistent hash")).contains("n/a");
   }

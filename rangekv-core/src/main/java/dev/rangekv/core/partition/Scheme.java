@@ -37,7 +37,8 @@ public record Scheme(String name, Builder builder) {
   }
 
   public static Scheme maglev(int tableSize, Hash64 hash) {
-    return new Scheme(String.format("maglev, table %,d", tableSize), (nodes, keys) -> new Maglev(nodes, tableSize, hash));
+    return new Scheme(String.format("maglev, table %,d", tableSize),
+        (nodes, keys) -> new Maglev(nodes, tableSize, hash));
   }
 
   public static Scheme boundedLoad(int vnodes, double c, Hash64 hash) {

@@ -13,7 +13,8 @@ class SimulationTest {
 
   @Test
   void keys_replaceThePlaceholderWithEachIndex() {
-    assertThat(PlacementSimulation.keys("user:{i}:x", 5, 2)).containsExactly(Key.utf8("user:5:x"), Key.utf8("user:6:x"));
+    assertThat(PlacementSimulation.keys("user:{i}:x", 5, 2))
+        .containsExactly(Key.utf8("user:5:x"), Key.utf8("user:6:x"));
   }
 
   @Test
