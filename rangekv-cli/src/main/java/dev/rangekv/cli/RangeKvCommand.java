@@ -1,5 +1,6 @@
 package dev.rangekv.cli;
 
+import dev.rangekv.cli.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,6 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         CommandLine.HelpCommand.class,
         DemoCommand.class,
+        SimCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
 
