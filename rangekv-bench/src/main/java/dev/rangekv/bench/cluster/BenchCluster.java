@@ -66,7 +66,7 @@ final class BenchCluster implements AutoCloseable {
     sorted.sort(Comparator.comparing(p -> ProtoValues.descriptor(p).start()));
     ranges = List.copyOf(sorted);
     leaders.putAll(leaderOf);
-    return sorted.stream().allMatch(d -> leaderOf.containsKey(d.getRangeId()));
+    return !sorted.isEmpty() && sorted.stream().allMatch(d -> leaderOf.containsKey(d.getRangeId()));
   }
 
   /** The range holding {@code key} (binary search on starts). */
