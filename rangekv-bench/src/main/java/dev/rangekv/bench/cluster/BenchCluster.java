@@ -118,6 +118,15 @@ final class BenchCluster implements AutoCloseable {
     }
   }
 
+  /** Removes a run's temporary data directory. */
+  static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
+    try (var paths = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
+    }
+  }
+
   static ByteString bytes(String s) {
     return ByteString.copyFromUtf8(s);
   }

@@ -48,6 +48,8 @@ public final class ClusterThroughput {
           bench.ranges.size(), threads, seconds, unsafeFlush ? "async (unsafe-flush)" : "before ack");
       report("write", run(bench, threads, seconds, true));
       report("read", run(bench, threads, seconds, false));
+    } finally {
+      BenchCluster.deleteRecursively(dir);
     }
   }
 
