@@ -1,0 +1,112 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.RangeLocalState;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
+import org.apache.ratis.server.RaftServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes the Raft groups this node runs match the range records in its store. Creating a split child's
+ * group happens outside the parent's atomic apply and can be lost (crash, failure), so besides the
+ * prompt creation after each split, every record naming this node is reconciled at start and then
+ * periodically (shared/notes/ratis-split.md §3.2). All group adds run on one executor thread, so
+ * they never block a group's apply thread. Adding an existing group counts as success.
+ */
+final class GroupReconciler {
+  private static final Logger log = LoggerFactory.getLogger(GroupReconciler.class);
+
+  private final String nodeId;
+  private final RaftServer server;
+  private final NodeStore store;
+  private final ReplicaDirectory directory;
+  private final ScheduledExecutorService executor;
+  private final ClientId clientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+
+  GroupReconciler(String nodeId, RaftServer server, NodeStore store, ReplicaDirectory directory,
+      ScheduledExecutorService executor) {
+    this.nodeId = nodeId;
+    this.server = server;
+    this.store = store;
+    this.directory = directory;
+    this.executor = executor;
+  }
+
+  /** Reconciles now and then every {@code periodMillis}. */
+  void start(long periodMillis) {
+    executor.scheduleWithFixedDelay(this::reconcileAll, 0, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Creates {@code rangeId}'s group soon if this node should run it and does not. */
+  void ensure(long rangeId) {
+    executor.execute(() -> ensureNow(rangeId, 0));
+  }
+
+  private void reconcileAll() {
+    try {
+      Set<RaftGroupId> running = new HashSet<>();
+      server.getGroupIds().forEach(running::add);
+      for (RangeLocalState s : store.allRangeStates()) {
+        if (!running.contains(RangeGroups.groupId(s.rangeId())) && s.descriptor().replicas().contains(nodeId)) {
+          log.info("reconcile adds missing group rangeId={}", s.rangeId());
+          ensureNow(s.rangeId(), 0);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("reconcile failed error={}", e.toString(), e);
+    }
+  }
+
+  private void ensureNow(long rangeId, int attempt) {
+    RaftGroupId groupId = RangeGroups.groupId(rangeId);
+    for (RaftGroupId running : server.getGroupIds()) {
+      if (running.equals(groupId)) {
+        return;
+      }
+    }
+    List<RaftReplica> replicas = directory.replicaRecord(rangeId);
+    if (replicas.stream().noneMatch(r -> r.getNodeId().equals(nodeId))) {
+      return;
+    }
+    RaftGroup group = RangeGroups.group(rangeId, replicas);
+    try {
+      RaftClientReply reply = server.groupManagement(
+          GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), group));
+      if (reply.isSuccess() || (Throwable) reply.getException() instanceof AlreadyExistsException) {
+        log.info("range group added rangeId={} peers={}", rangeId, replicas.size());
+        return;
+      }
+      retry(rangeId, attempt, String.valueOf(reply.getException()));
+    } catch (AlreadyExistsException e) {
+      return;
+    } catch (IOException | RuntimeException e) {
+      retry(rangeId, attempt, e.toString());
+    }
+  }
+
+  private void retry(long rangeId, int attempt, String error) {
+    if (executor.isShutdown()) {
+      return;
+    }
+    log.warn("range group add failed, retrying rangeId={} attempt={} error={}", rangeId, attempt, error);
+    long delay = Math.min(5_000, 100L << Math.min(attempt, 6));
+    executor.schedule(() -> ensureNow(rangeId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+  }
+}

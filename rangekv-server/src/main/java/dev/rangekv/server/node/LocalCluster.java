@@ -1,0 +1,123 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.server.split.ChildRangeIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Several nodes in one JVM on free loopback ports, each under its own directory of {@code baseDir}:
+ * for tests and the demo. Bootstraps the first range {@code ["", +inf)} on the first min(3, n) nodes.
+ * Nodes can be stopped abruptly and restarted on the same ports and data. Not thread-safe.
+ */
+public final class LocalCluster implements AutoCloseable {
+  private final List<NodeConfig> configs;
+  private final List<RangeKvNode> nodes;
+
+  private LocalCluster(List<NodeConfig> configs) {
+    this.configs = List.copyOf(configs);
+    this.nodes = new ArrayList<>();
+  }
+
+  /** Starts {@code size} nodes and bootstraps the first range. */
+  public static LocalCluster start(int size, Path baseDir, RaftTuning tuning) throws IOException {
+    List<NodeConfig> configs = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      configs.add(NodeConfig.loopback("n" + (i + 1), baseDir.resolve("n" + (i + 1))).withTuning(tuning));
+    }
+    LocalCluster cluster = new LocalCluster(configs);
+    try {
+      for (NodeConfig c : configs) {
+        cluster.nodes.add(RangeKvNode.start(c));
+      }
+      List<RangeKvNode> first = cluster.nodes.subList(0, Math.min(3, size));
+      List<RaftReplica> replicas = first.stream().map(RangeKvNode::replica).toList();
+      RangeDescriptor root = new RangeDescriptor(ChildRangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY,
+          replicas.stream().map(RaftReplica::getNodeId).toList(), 0);
+      for (RangeKvNode n : first) {
+        n.bootstrap(root, replicas);
+      }
+    } catch (IOException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  public int size() {
+    return configs.size();
+  }
+
+  /** The running node {@code i} (0-based); fails if it is stopped. */
+  public RangeKvNode node(int i) {
+    RangeKvNode n = nodes.get(i);
+    if (n == null) {
+      throw new IllegalStateException("node " + configs.get(i).nodeId() + " is stopped");
+    }
+    return n;
+  }
+
+  public boolean isRunning(int i) {
+    return nodes.get(i) != null;
+  }
+
+  public int indexOf(String nodeId) {
+    for (int i = 0; i < configs.size(); i++) {
+      if (configs.get(i).nodeId().equals(nodeId)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no node " + nodeId);
+  }
+
+  public NodeConfig config(int i) {
+    return configs.get(i);
+  }
+
+  /** Stops node {@code i} at once (its data stays for {@link #restart}). */
+  public void stop(int i) {
+    RangeKvNode n = nodes.set(i, null);
+    if (n != null) {
+      n.close();
+    }
+  }
+
+  /** Restarts a stopped node on its old ports and data. */
+  public RangeKvNode restart(int i) {
+    if (nodes.get(i) != null) {
+      throw new IllegalStateException("node " + configs.get(i).nodeId() + " is running");
+    }
+    try {
+      RangeKvNode n = RangeKvNode.start(configs.get(i));
+      nodes.set(i, n);
+      return n;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    RuntimeException first = null;
+    for (int i = 0; i < nodes.size(); i++) {
+      try {
+        stop(i);
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.storage.StoreOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * How to run one node: its id, listen host, Ratis port, client gRPC port (separate), data directory
+ * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning and store options.
+ */
+public record NodeConfig(
+    String nodeId, String host, int raftPort, int clientPort, Path dataDir, RaftTuning tuning, StoreOptions storeOptions) {
+
+  public NodeConfig {
+    Objects.requireNonNull(nodeId, "nodeId");
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(tuning, "tuning");
+    Objects.requireNonNull(storeOptions, "storeOptions");
+    if (nodeId.isEmpty() || raftPort <= 0 || clientPort <= 0 || raftPort == clientPort) {
+      throw new IllegalArgumentException("bad node config id=" + nodeId + " raftPort=" + raftPort + " clientPort=" + clientPort);
+    }
+  }
+
+  /** A loopback node on two free ports with default tuning. */
+  public static NodeConfig loopback(String nodeId, Path dataDir) {
+    return new NodeConfig(nodeId, "127.0.0.1", freePort(), freePort(), dataDir, RaftTuning.defaults(), StoreOptions.defaults());
+  }
+
+  public NodeConfig withTuning(RaftTuning t) {
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions);
+  }
+
+  public NodeConfig withStoreOptions(StoreOptions o) {
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o);
+  }
+
+  public String raftAddress() {
+    return host + ":" + raftPort;
+  }
+
+  public String clientAddress() {
+    return host + ":" + clientPort;
+  }
+
+  /** A port free on loopback right now (another process may still take it before we bind). */
+  public static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port", e);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.rangekv.server.node;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * The Ratis settings of a node, chosen for tens to a few hundred ranges per node on a small machine
+ * (see shared/notes/ratis.md §5): long heartbeat timeouts (no heartbeat coalescing in Ratis), small
+ * per-group log buffers (direct memory is allocated per group), leader-lease linearizable reads,
+ * install-snapshot notification mode, and log purging driven by the store's durable applied index.
+ *
+ * @param rpcTimeoutMin election timeout lower bound; heartbeats go every half of it
+ * @param rpcTimeoutMax election timeout upper bound
+ * @param firstElectionMin first election timeout of a new group (a split child's unavailability)
+ * @param firstElectionMax upper bound of it
+ * @param maxEntryBytes the largest command a range accepts; sizes the per-group write buffer
+ * @param snapshotThreshold entries between automatic snapshots (durable applied index + log purge)
+ * @param retryCacheExpiry how long Ratis remembers a (client id, call id) reply
+ * @param grpcWorkerThreads Netty worker threads of Ratis' gRPC server and client
+ * @param unsafeFlush acknowledge Raft log appends before their fsync completes (benchmarks only:
+ *     a crash of a majority can then lose acknowledged writes)
+ */
+public record RaftTuning(
+    Duration rpcTimeoutMin,
+    Duration rpcTimeoutMax,
+    Duration firstElectionMin,
+    Duration firstElectionMax,
+    int maxEntryBytes,
+    long snapshotThreshold,
+    Duration retryCacheExpiry,
+    int grpcWorkerThreads,
+    boolean unsafeFlush) {
+
+  /** Production-leaning defaults: 1 s / 2 s timeouts, 300–600 ms first election. */
+  public static RaftTuning defaults() {
+    return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
+        Duration.ofMillis(600), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
+  }
+
+  /** Faster failover and first elections for in-JVM test clusters on loopback. */
+  public static RaftTuning forTests() {
+    return new RaftTuning(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(100),
+        Duration.ofMillis(250), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
+  }
+
+  public RaftTuning withUnsafeFlush(boolean unsafe) {
+    return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe);
+  }
+
+  /** Ratis properties for a node with its Raft state under {@code raftDir}, listening on {@code port}. */
+  public RaftProperties toProperties(Path raftDir, String host, int port) {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.resolve("groups").toFile()));
+    RaftServerConfigKeys.setRemovedGroupsDir(p, new File(raftDir.toFile(), "removed-groups"));
+    GrpcConfigKeys.Server.setHost(p, host);
+    GrpcConfigKeys.Server.setPort(p, port);
+    GrpcConfigKeys.Server.setWorkerGroupSize(p, grpcWorkerThreads);
+    GrpcConfigKeys.Client.setWorkerGroupSize(p, grpcWorkerThreads);
+    // With this many appends in flight to a follower, GrpcLogAppender sends heartbeats only and waits
+    // up to a heartbeat interval (rpc.timeout.min / 2) before sending more entries; the default of 8 is
+    // easily reached by concurrent writers to one range. Entries are in the log cache anyway.
+    GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 128);
+
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(rpcTimeoutMin));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(rpcTimeoutMax));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(firstElectionMin));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(firstElectionMax));
+
+    // Linearizable reads: ReadIndex, skipped while the leader holds its lease (bounded clock drift).
+    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+
+    // Per-group buffers: one direct write buffer per group must hold the largest entry.
+    SizeInBytes entry = SizeInBytes.valueOf(maxEntryBytes);
+    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, entry);
+    RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(maxEntryBytes + 8L));
+    GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(maxEntryBytes + (2L << 20)));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+    RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf("1MB"));
+    RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
+    RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf("16MB"));
+    RaftServerConfigKeys.Write.setByteLimit(p, SizeInBytes.valueOf("16MB"));
+    RaftServerConfigKeys.Log.setQueueByteLimit(p, SizeInBytes.valueOf("16MB"));
+
+    // The store is the snapshot: its durable applied index lets Ratis purge the log; no transfer yet.
+    RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotThreshold);
+    RaftServerConfigKeys.Snapshot.setTriggerWhenRemoveEnabled(p, false);
+    RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, 1000);
+    // Metadata entries only advance the commit index in the log; they double the entries per write.
+    RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+
+    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, unsafeFlush);
+    RaftServerConfigKeys.RetryCache.setExpiryTime(p, millis(retryCacheExpiry));
+    return p;
+  }
+
+  private static TimeDuration millis(Duration d) {
+    return TimeDuration.valueOf(d.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+}

@@ -1,0 +1,168 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.RaftReplicaList;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.rpc.InputLimits;
+import dev.rangekv.server.rpc.KvServiceImpl;
+import dev.rangekv.server.rpc.NodeAdminServiceImpl;
+import dev.rangekv.server.rpc.RaftGateway;
+import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.RangeLocalState;
+import dev.rangekv.storage.WriteBatchBuilder;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One RangeKV node: a store, a Ratis server hosting one group per range replica, and a gRPC server
+ * for clients and admin on its own port. Starting it reopens every replica it held (Ratis finds the
+ * group directories; each state machine reads its range record from the store, which is therefore
+ * opened first), then reconciles records with running groups.
+ */
+public final class RangeKvNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RangeKvNode.class);
+  /** How often stored range records are reconciled with running groups. */
+  static final long RECONCILE_MILLIS = 5_000;
+
+  private final NodeConfig config;
+  private final NodeStore store;
+  private final ReplicaDirectory directory;
+  private final RaftServer raftServer;
+  private final ScheduledExecutorService groupExecutor;
+  private final GroupReconciler reconciler;
+  private final Server grpcServer;
+  private boolean closed;
+
+  private RangeKvNode(NodeConfig config) throws IOException {
+    this.config = config;
+    Files.createDirectories(config.dataDir());
+    this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
+    this.directory = new ReplicaDirectory(store);
+    StateMachine.Registry registry = groupId -> directory.newReplica(rangeIdOf(groupId));
+    this.raftServer = RaftServer.newBuilder()
+        .setServerId(RaftPeerId.valueOf(config.nodeId()))
+        .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
+        .setStateMachineRegistry(registry)
+        .setOption(RaftStorage.StartupOption.RECOVER)
+        .build();
+    raftServer.start();
+    this.groupExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-groups");
+      t.setDaemon(true);
+      return t;
+    });
+    this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
+    directory.onChildRecorded(reconciler::ensure);
+    reconciler.start(RECONCILE_MILLIS);
+    RaftGateway gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
+    InputLimits limits = InputLimits.defaults();
+    this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
+        .addService(new KvServiceImpl(gateway, limits))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits))
+        .maxInboundMessageSize(8 << 20)
+        .build()
+        .start();
+    log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
+        config.clientAddress());
+  }
+
+  /** Starts a node (opening or creating its data directory). */
+  public static RangeKvNode start(NodeConfig config) throws IOException {
+    return new RangeKvNode(config);
+  }
+
+  private static long rangeIdOf(RaftGroupId groupId) {
+    return RangeGroups.rangeId(groupId)
+        .orElseThrow(() -> new IllegalArgumentException("not a range group: " + groupId));
+  }
+
+  /**
+   * Records {@code range} on {@code replicas} (which include this node) and creates its group, unless
+   * this node already holds a record for it: the bootstrap of a new cluster's first range.
+   */
+  public void bootstrap(RangeDescriptor range, List<RaftReplica> replicas) {
+    if (store.rangeState(range.rangeId()).isEmpty()) {
+      try (WriteBatchBuilder batch = store.newBatch()) {
+        batch.putRangeState(new RangeLocalState(range, 0, 0))
+            .localPut(range.rangeId(), SplitApplier.REPLICAS_FIELD,
+                RaftReplicaList.newBuilder().addAllReplicas(replicas).build().toByteArray())
+            .sync();
+        store.write(batch);
+      }
+      log.info("range bootstrapped rangeId={} replicas={}", range.rangeId(), range.replicas());
+    }
+    reconciler.ensure(range.rangeId());
+  }
+
+  /** This node as a replica of a range. */
+  public RaftReplica replica() {
+    return RaftReplica.newBuilder()
+        .setNodeId(config.nodeId())
+        .setRaftAddress(config.raftAddress())
+        .setClientAddress(config.clientAddress())
+        .build();
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  public String nodeId() {
+    return config.nodeId();
+  }
+
+  public ReplicaDirectory directory() {
+    return directory;
+  }
+
+  public RaftServer raftServer() {
+    return raftServer;
+  }
+
+  public NodeStore store() {
+    return store;
+  }
+
+  /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    grpcServer.shutdownNow();
+    groupExecutor.shutdownNow();
+    try {
+      raftServer.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing Ratis server of " + config.nodeId(), e);
+    } finally {
+      try {
+        grpcServer.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      store.close();
+      log.info("node stopped nodeId={}", config.nodeId());
+    }
+  }
+}

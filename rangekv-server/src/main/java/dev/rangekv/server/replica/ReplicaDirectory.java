@@ -1,0 +1,108 @@
+package dev.rangekv.server.replica;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.RaftReplicaList;
+import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.server.split.SplitApplier.SplitOutcome;
+import dev.rangekv.storage.NodeStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+
+/**
+ * The node's directory of live range replicas (one state machine per Ratis group) and of node
+ * addresses, learnt from the replica records in the store. Also the {@link ReplicaHost} the state
+ * machines call back. Thread-safe.
+ */
+public final class ReplicaDirectory implements ReplicaHost {
+  private final NodeStore store;
+  private final Map<Long, RangeStateMachine> replicas = new ConcurrentHashMap<>();
+  private final Map<String, String> clientAddresses = new ConcurrentHashMap<>();
+  private volatile LongConsumer childRecorded = id -> {};
+
+  public ReplicaDirectory(NodeStore store) {
+    this.store = store;
+  }
+
+  /** Where split children go to get their Raft group created (set once the Raft server exists). */
+  public void onChildRecorded(LongConsumer action) {
+    this.childRecorded = action;
+  }
+
+  /** A new state machine for a group of this node (Ratis' state machine registry). */
+  public RangeStateMachine newReplica(long rangeId) {
+    return new RangeStateMachine(rangeId, store, this);
+  }
+
+  public Optional<RangeStateMachine> replica(long rangeId) {
+    return Optional.ofNullable(replicas.get(rangeId));
+  }
+
+  public Collection<RangeStateMachine> replicas() {
+    return List.copyOf(replicas.values());
+  }
+
+  /** The replicas of {@code rangeId} as recorded in this node's store. */
+  public List<RaftReplica> replicaRecord(long rangeId) {
+    Optional<byte[]> bytes = store.localGet(rangeId, SplitApplier.REPLICAS_FIELD);
+    if (bytes.isEmpty()) {
+      return List.of();
+    }
+    try {
+      List<RaftReplica> list = RaftReplicaList.parseFrom(bytes.get()).getReplicasList();
+      list.forEach(r -> clientAddresses.put(r.getNodeId(), r.getClientAddress()));
+      return list;
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt replica record rangeId=" + rangeId, e);
+    }
+  }
+
+  /** The client address of {@code nodeId}, or "" when this node has never seen it. */
+  public String addressOf(String nodeId) {
+    return clientAddresses.getOrDefault(nodeId, "");
+  }
+
+  public RangeDescriptorProto toProto(RangeDescriptor d) {
+    return ProtoValues.descriptor(d, this::addressOf);
+  }
+
+  @Override
+  public void register(RangeStateMachine replica) {
+    replicaRecord(replica.rangeId());
+    replicas.put(replica.rangeId(), replica);
+  }
+
+  @Override
+  public void unregister(RangeStateMachine replica) {
+    replicas.remove(replica.rangeId(), replica);
+  }
+
+  @Override
+  public void splitApplied(SplitOutcome outcome) {
+    outcome.peers().forEach(r -> clientAddresses.put(r.getNodeId(), r.getClientAddress()));
+    long child = outcome.child().rangeId();
+    RangeStateMachine pending = replicas.get(child);
+    if (pending != null) {
+      pending.learn();
+    }
+    childRecorded.accept(child);
+  }
+
+  @Override
+  public List<RangeDescriptorProto> movedDescriptors(RangeDescriptor current) {
+    List<RangeDescriptorProto> out = new ArrayList<>();
+    out.add(toProto(current));
+    for (long child : SplitApplier.children(store, current.rangeId())) {
+      store.rangeState(child).ifPresent(s -> out.add(toProto(s.descriptor())));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.rangekv.server.replica;
+
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.server.split.SplitApplier.SplitOutcome;
+import java.util.List;
+
+/** What a range state machine needs from the node hosting it. Implementations are thread-safe. */
+public interface ReplicaHost {
+  /** A state machine finished {@code initialize}. */
+  void register(RangeStateMachine replica);
+
+  /** A state machine closed. */
+  void unregister(RangeStateMachine replica);
+
+  /**
+   * Called on the parent's apply thread after a split's batch is durable: create the child's group
+   * (asynchronously; never block the apply thread on it).
+   */
+  void splitApplied(SplitOutcome outcome);
+
+  /**
+   * The current descriptors to send with {@code RANGE_MOVED} for a request that reached {@code current}:
+   * it and the ranges split off it, with node addresses.
+   */
+  List<RangeDescriptorProto> movedDescriptors(RangeDescriptor current);
+}

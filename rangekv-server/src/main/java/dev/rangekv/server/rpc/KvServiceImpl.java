@@ -1,0 +1,187 @@
+package dev.rangekv.server.rpc;
+
+import com.google.protobuf.MessageLite;
+import dev.rangekv.proto.BatchRequest;
+import dev.rangekv.proto.BatchResponse;
+import dev.rangekv.proto.CompareAndSetRequest;
+import dev.rangekv.proto.CompareAndSetResponse;
+import dev.rangekv.proto.Condition;
+import dev.rangekv.proto.DeleteRangeRequest;
+import dev.rangekv.proto.DeleteRangeResponse;
+import dev.rangekv.proto.DeleteRangeSpan;
+import dev.rangekv.proto.DeleteRequest;
+import dev.rangekv.proto.DeleteResponse;
+import dev.rangekv.proto.GetRequest;
+import dev.rangekv.proto.GetResponse;
+import dev.rangekv.proto.KeyValueProto;
+import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.MultiGetRequest;
+import dev.rangekv.proto.MultiGetResponse;
+import dev.rangekv.proto.Mutation;
+import dev.rangekv.proto.PutRequest;
+import dev.rangekv.proto.PutResponse;
+import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.proto.ScanRequest;
+import dev.rangekv.proto.ScanResponse;
+import dev.rangekv.proto.WriteId;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.QueryResult;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.server.replica.RangeKvException;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.ratis.protocol.ClientId;
+
+/**
+ * The client KV API of a node: input limits, then the range's Ratis group through {@link RaftGateway}.
+ * Every failure reaches the client as a gRPC status with a typed {@link RangeKvError} in the trailers.
+ */
+public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
+  private final RaftGateway gateway;
+  private final InputLimits limits;
+
+  public KvServiceImpl(RaftGateway gateway, InputLimits limits) {
+    this.gateway = gateway;
+    this.limits = limits;
+  }
+
+  @Override
+  public void get(GetRequest request, StreamObserver<GetResponse> out) {
+    read(out, request, () -> limits.key(request.getKey()),
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setGet(request), QueryResult::getGet);
+  }
+
+  @Override
+  public void multiGet(MultiGetRequest request, StreamObserver<MultiGetResponse> out) {
+    read(out, request, () -> first(request.getKeysList().stream().map(limits::key).toList()),
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setMultiGet(request), QueryResult::getMultiGet);
+  }
+
+  @Override
+  public void scan(ScanRequest request, StreamObserver<ScanResponse> out) {
+    read(out, request, () -> limits.span("scan.bounds", request.getLo(), request.getHi(), request.getHiInfinite()),
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setScan(request), QueryResult::getScan);
+  }
+
+  @Override
+  public void put(PutRequest request, StreamObserver<PutResponse> out) {
+    Mutation m = Mutation.newBuilder().setPut(KeyValueProto.newBuilder().setKey(request.getKey()).setValue(request.getValue())).build();
+    write(out, request, request.getHeader(), request.hasWriteId(), request.getWriteId(), List.of(m),
+        r -> PutResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void delete(DeleteRequest request, StreamObserver<DeleteResponse> out) {
+    Mutation m = Mutation.newBuilder().setDelete(request.getKey()).build();
+    write(out, request, request.getHeader(), request.hasWriteId(), request.getWriteId(), List.of(m),
+        r -> DeleteResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void compareAndSet(CompareAndSetRequest request, StreamObserver<CompareAndSetResponse> out) {
+    Mutation check = Mutation.newBuilder().setCheck(Condition.newBuilder()
+        .setKey(request.getKey())
+        .setExpectAbsent(request.getExpectAbsent())
+        .setExpectedValue(request.getExpectedValue())).build();
+    Mutation set = request.getDeleteOnSuccess()
+        ? Mutation.newBuilder().setDelete(request.getKey()).build()
+        : Mutation.newBuilder().setPut(KeyValueProto.newBuilder().setKey(request.getKey()).setValue(request.getNewValue())).build();
+    write(out, request, request.getHeader(), request.hasWriteId(), request.getWriteId(), List.of(check, set),
+        r -> CompareAndSetResponse.newBuilder()
+            .setSucceeded(r.getSucceeded())
+            .setCurrentFound(r.getCurrentFound())
+            .setCurrentValue(r.getCurrentValue())
+            .build());
+  }
+
+  @Override
+  public void deleteRange(DeleteRangeRequest request, StreamObserver<DeleteRangeResponse> out) {
+    Mutation m = Mutation.newBuilder().setDeleteRange(DeleteRangeSpan.newBuilder()
+        .setLo(request.getLo()).setHi(request.getHi()).setHiInfinite(request.getHiInfinite())).build();
+    write(out, request, request.getHeader(), request.hasWriteId(), request.getWriteId(), List.of(m),
+        r -> DeleteRangeResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void batch(BatchRequest request, StreamObserver<BatchResponse> out) {
+    if (request.getMutationsCount() == 0) {
+      out.onError(RangeKvErrors.toStatusException(RangeKvErrors.invalidArgument("batch.empty", "a batch needs mutations")));
+      return;
+    }
+    write(out, request, request.getHeader(), request.hasWriteId(), request.getWriteId(), request.getMutationsList(),
+        r -> r);
+  }
+
+  private <T> void write(StreamObserver<T> out, MessageLite request, RangeHeader header, boolean hasWriteId,
+      WriteId writeId, List<Mutation> mutations, Function<BatchResponse, T> reply) {
+    Optional<RangeKvError> bad = limits.request(request)
+        .or(() -> limits.writeId(hasWriteId, writeId))
+        .or(() -> first(mutations.stream().map(limits::mutation).toList()));
+    if (bad.isPresent()) {
+      out.onError(RangeKvErrors.toStatusException(bad.get()));
+      return;
+    }
+    RangeCommand cmd = RangeCommand.newBuilder()
+        .setHeader(header)
+        .setWriteId(writeId)
+        .setBatch(BatchRequest.newBuilder().setHeader(header).addAllMutations(mutations))
+        .build();
+    complete(out, gateway.write(cmd, ratisClientId(writeId, header), writeId.getRequestId())
+        .thenApply(CommandResult::getBatch).thenApply(reply));
+  }
+
+  private <T> void read(StreamObserver<T> out, MessageLite request, Supplier<Optional<RangeKvError>> check,
+      RangeQuery.Builder query, Function<QueryResult, T> reply) {
+    Optional<RangeKvError> bad = limits.request(request).or(check);
+    if (bad.isPresent()) {
+      out.onError(RangeKvErrors.toStatusException(bad.get()));
+      return;
+    }
+    complete(out, gateway.read(query.build()).thenApply(reply));
+  }
+
+  /**
+   * The Ratis client id of a write: derived from the client id AND the addressed (range, generation).
+   * Ratis' retry cache replays a cached reply for a repeated (client id, call id), including an
+   * apply-time RANGE_MOVED; keyed per generation, a retry re-addressed after a split or to another
+   * range is a new Ratis invocation, while retries at the same address still hit the cache. At-most-once
+   * across ranges and restarts is the apply-time dedupe table's job.
+   */
+  static ClientId ratisClientId(WriteId writeId, RangeHeader header) {
+    byte[] id = writeId.getClientId().toByteArray();
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(id.length + 16).put(id)
+        .putLong(header.getRangeId()).putLong(header.getGeneration());
+    return ClientId.valueOf(java.util.UUID.nameUUIDFromBytes(buf.array()));
+  }
+
+  static <T> void complete(StreamObserver<T> out, CompletableFuture<T> future) {
+    future.whenComplete((value, error) -> {
+      if (error == null) {
+        out.onNext(value);
+        out.onCompleted();
+      } else {
+        out.onError(RangeKvErrors.toStatusException(toError(error)));
+      }
+    });
+  }
+
+  static RangeKvError toError(Throwable error) {
+    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return e instanceof RangeKvException rke
+        ? rke.error()
+        : RangeKvErrors.unavailable("unexpected " + e, false);
+  }
+
+  private static Optional<RangeKvError> first(List<Optional<RangeKvError>> checks) {
+    return checks.stream().flatMap(Optional::stream).findFirst();
+  }
+
+}

@@ -1,0 +1,191 @@
+package dev.rangekv.server.rpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.QueryResult;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.RangeKvException;
+import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.exceptions.GroupMismatchException;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ResourceUnavailableException;
+import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * Submits range commands and queries to the local Ratis division of a range, only when it leads
+ * (followers refuse with a leader hint), after the leader's admission check; maps every outcome to a
+ * result or a typed {@link RangeKvException}. Failed futures always carry a {@link RangeKvException}.
+ */
+public final class RaftGateway {
+  private final RaftServer server;
+  private final ReplicaDirectory directory;
+  private final Duration timeout;
+  private final ClientId nodeClientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+
+  public RaftGateway(RaftServer server, ReplicaDirectory directory, Duration timeout) {
+    this.server = server;
+    this.directory = directory;
+    this.timeout = timeout;
+  }
+
+  /** Proposes a client write: Ratis' retry cache dedupes by (client id, request id). */
+  public CompletableFuture<CommandResult> write(RangeCommand cmd, ClientId clientId, long callId) {
+    long rangeId = cmd.getHeader().getRangeId();
+    Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
+    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    if (refused.isEmpty() && replica != null) {
+      refused = replica.admit(cmd);
+    }
+    if (refused.isPresent()) {
+      return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
+    }
+    RaftClientRequest request = request(rangeId, clientId, callId, cmd.toByteArray(), RaftClientRequest.writeRequestType());
+    return submit(request, false).thenApply(reply -> {
+      CommandResult result = parse(() -> CommandResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+      if (result.hasError()) {
+        throw new RangeKvException(result.getError());
+      }
+      return result;
+    });
+  }
+
+  /** A node-originated write (e.g. a split) under the node's own client id. */
+  public CompletableFuture<CommandResult> write(RangeCommand cmd) {
+    return write(cmd, nodeClientId, callIds.incrementAndGet());
+  }
+
+  /** A linearizable read: Ratis confirms leadership (lease or ReadIndex) before the query runs. */
+  public CompletableFuture<QueryResult> read(RangeQuery query) {
+    long rangeId = query.getHeader().getRangeId();
+    Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
+    if (refused.isPresent()) {
+      return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
+    }
+    RaftClientRequest request =
+        request(rangeId, nodeClientId, callIds.incrementAndGet(), query.toByteArray(), RaftClientRequest.readRequestType());
+    return submit(request, true).thenApply(reply -> {
+      QueryResult result = parse(() -> QueryResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+      if (result.hasError()) {
+        throw new RangeKvException(result.getError());
+      }
+      return result;
+    });
+  }
+
+  /** Empty when this node holds {@code rangeId} and its division believes it leads. */
+  public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
+    if (directory.replica(rangeId).isEmpty()) {
+      return Optional.of(RangeKvErrors.rangeNotFound(rangeId));
+    }
+    RaftServer.Division division;
+    try {
+      division = server.getDivision(RangeGroups.groupId(rangeId));
+    } catch (IOException e) {
+      return Optional.of(RangeKvErrors.rangeNotFound(rangeId));
+    }
+    if (division.getInfo().isLeader()) {
+      return Optional.empty();
+    }
+    String leader = division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString();
+    return Optional.of(RangeKvErrors.notLeader(rangeId, leader, leader.isEmpty() ? "" : directory.addressOf(leader), true));
+  }
+
+  private RaftClientRequest request(long rangeId, ClientId clientId, long callId, byte[] body, RaftClientRequest.Type type) {
+    RaftGroupId groupId = RangeGroups.groupId(rangeId);
+    return RaftClientRequest.newBuilder()
+        .setClientId(clientId)
+        .setServerId(server.getId())
+        .setGroupId(groupId)
+        .setCallId(callId)
+        .setMessage(Message.valueOf(ByteString.copyFrom(body)))
+        .setType(type)
+        .build();
+  }
+
+  private CompletableFuture<RaftClientReply> submit(RaftClientRequest request, boolean readOnly) {
+    long rangeId = RangeGroups.rangeId(request.getRaftGroupId()).orElse(-1);
+    CompletableFuture<RaftClientReply> future;
+    try {
+      future = server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(new RangeKvException(failure(e, rangeId, true)));
+    }
+    return future
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((reply, error) -> {
+          if (error != null) {
+            throw new RangeKvException(failure(error, rangeId, readOnly));
+          }
+          if (!reply.isSuccess()) {
+            throw new RangeKvException(failure(reply.getException(), rangeId, readOnly));
+          }
+          return reply;
+        });
+  }
+
+  /** Maps a Ratis failure; {@code safe} when the request could not have been applied either way. */
+  private RangeKvError failure(Throwable error, long rangeId, boolean safe) {
+    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (e instanceof StateMachineException sme && sme.getCause() instanceof RangeKvException rke) {
+      return rke.error();
+    }
+    if (e instanceof NotLeaderException nle) {
+      RaftPeer hint = nle.getSuggestedLeader();
+      String leader = hint == null ? "" : hint.getId().toString();
+      // a leader stepping down fails pending requests with NotLeader: they may still commit
+      return RangeKvErrors.notLeader(rangeId, leader, leader.isEmpty() ? "" : directory.addressOf(leader), safe);
+    }
+    if (e instanceof GroupMismatchException) {
+      return RangeKvErrors.rangeNotFound(rangeId);
+    }
+    if (e instanceof LeaderNotReadyException
+        || e instanceof LeaderSteppingDownException
+        || e instanceof ResourceUnavailableException) {
+      return RangeKvErrors.unavailable(e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+    }
+    if (e instanceof TimeoutException) {
+      return RangeKvErrors.unavailable("timed out after " + timeout.toMillis() + " ms", safe);
+    }
+    if (e instanceof RaftException || e instanceof IOException) {
+      return RangeKvErrors.unavailable(e.getClass().getSimpleName() + ": " + e.getMessage(), safe);
+    }
+    return RangeKvErrors.unavailable("unexpected " + e, safe);
+  }
+
+  private interface Parser<T> {
+    T parse() throws InvalidProtocolBufferException;
+  }
+
+  private static <T> T parse(Parser<T> parser) {
+    try {
+      return parser.parse();
+    } catch (InvalidProtocolBufferException e) {
+      throw new RangeKvException(RangeKvErrors.unavailable("undecodable reply: " + e.getMessage(), false));
+    }
+  }
+}
