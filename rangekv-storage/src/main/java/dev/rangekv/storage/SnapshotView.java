@@ -41,6 +41,12 @@ final class SnapshotView implements StoreSnapshot {
     });
   }
 
+  /** The native snapshot, checked live; callers hold the store's guard. */
+  synchronized Snapshot nativeSnapshot() {
+    ensureLive();
+    return snapshot;
+  }
+
   @Override
   public void close() {
     store.closeSnapshot(this);
