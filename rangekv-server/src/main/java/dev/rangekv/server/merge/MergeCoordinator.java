@@ -153,17 +153,23 @@ public final class MergeCoordinator {
           e.getMessage());
       return;
     }
+    List<CompletableFuture<Void>> drops = new java.util.ArrayList<>();
     for (String node : members) {
-      try {
-        if (node.equals(local.self().getNodeId())) {
-          local.drop(rightId, true, List.of(merged));
-        } else {
-          channels.replicaService(directory.addressOf(node), Duration.ofSeconds(15)).dropReplica(DropReplicaRequest
-              .newBuilder().setRangeId(rightId).setKeepData(true).addSuccessors(merged).build());
-        }
-      } catch (IOException | RuntimeException e) {
-        log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node, e.toString());
+      drops.add(CompletableFuture.runAsync(() -> dropOn(node, rightId, merged), executor));
+    }
+    drops.forEach(CompletableFuture::join);
+  }
+
+  private void dropOn(String node, long rightId, RangeDescriptorProto merged) {
+    try {
+      if (node.equals(local.self().getNodeId())) {
+        local.drop(rightId, true, List.of(merged));
+      } else {
+        channels.replicaService(directory.addressOf(node), Duration.ofSeconds(15)).dropReplica(DropReplicaRequest
+            .newBuilder().setRangeId(rightId).setKeepData(true).addSuccessors(merged).build());
       }
+    } catch (IOException | RuntimeException e) {
+      log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node, e.toString());
     }
   }
 

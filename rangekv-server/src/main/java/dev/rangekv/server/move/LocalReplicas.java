@@ -79,10 +79,8 @@ public final class LocalReplicas {
    * are answered with {@code successors} afterwards. Idempotent.
    */
   public void drop(long rangeId, boolean keepData, List<RangeDescriptorProto> successors) throws IOException {
+    directory.gaveUp(rangeId, successors);
     removeGroup(RangeGroups.groupId(rangeId));
-    if (!successors.isEmpty()) {
-      directory.gaveUp(rangeId, successors);
-    }
     RangeLocalState state = store.rangeState(rangeId).orElse(null);
     if (state != null && !keepData) {
       List<RangeDescriptor> others = new ArrayList<>();

@@ -99,6 +99,9 @@ public final class SpanSource {
       long limit = request.getBytesPerSecond() > 0 ? request.getBytesPerSecond() : options.bytesPerSecond();
       BandwidthLimiter limiter = BandwidthLimiter.of(limit);
       int chunk = (int) Math.min(request.getChunkBytes() > 0 ? request.getChunkBytes() : options.chunkBytes(), 4 << 20);
+      if (limit > 0) {
+        chunk = (int) Math.max(16 << 10, Math.min(chunk, limit / 8)); // about 8 chunks a second: a smooth pace
+      }
       for (int i = 0; i < export.files().size(); i++) {
         sendFile(out, i, export.files().get(i), chunk, limiter);
       }

@@ -58,9 +58,18 @@ public final class ReplicaDirectory implements ReplicaHost {
     replicas.forEach(r -> clientAddresses.put(r.getNodeId(), r.getClientAddress()));
   }
 
-  /** This node no longer holds {@code rangeId}: requests for it are answered with {@code current}. */
+  /**
+   * This node no longer holds {@code rangeId} (called before its group is removed, so the reconciler
+   * never re-creates it from a record about to be deleted): requests for it are answered with
+   * {@code current} (RANGE_MOVED), or RANGE_NOT_FOUND when empty.
+   */
   public void gaveUp(long rangeId, List<RangeDescriptorProto> current) {
     successors.put(rangeId, List.copyOf(current));
+  }
+
+  /** True when this node gave {@code rangeId} up and has not been asked to hold it again. */
+  public boolean isGivenUp(long rangeId) {
+    return successors.containsKey(rangeId);
   }
 
   /** A range re-created on this node (a replica added back) is no longer given up. */

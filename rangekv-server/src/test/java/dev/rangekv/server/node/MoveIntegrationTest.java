@@ -111,9 +111,8 @@ class MoveIntegrationTest {
       // ~2.4 MiB at 256 KiB/s: the snapshot transfer takes about 10 s, so the kill lands mid-transfer.
       CompletableFuture<RangeDescriptorProto> add = CompletableFuture.supplyAsync(
           () -> mover.addReplica(1, cluster.config(3).clientAddress(), 256 << 10));
-      Await.until(Duration.ofSeconds(30), "the target to start fetching",
-          () -> cluster.node(3).raftServer().getGroupIds().iterator().hasNext());
-      Thread.sleep(500); // let the transfer get going; the condition above is its start
+      Path staging = cluster.config(3).dataDir().resolve("transfers");
+      Await.until(Duration.ofSeconds(30), "the target to receive span files", () -> receivedBytes(staging) > 64 << 10);
       cluster.stop(3);
       assertThatThrownBy(() -> add.get(60, TimeUnit.SECONDS))
           .hasCauseInstanceOf(StatusRuntimeException.class)
@@ -165,6 +164,18 @@ class MoveIntegrationTest {
       assertThat(r.getValue().toStringUtf8()).isEqualTo("1");
       router.put("stale/b", "2");
       assertThat(router.get("stale/b")).contains("2");
+    }
+  }
+
+  /** Bytes of span files staged under {@code dir} so far (0 before the fetch starts). */
+  static long receivedBytes(Path dir) {
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (var files = java.nio.file.Files.walk(dir)) {
+      return files.filter(java.nio.file.Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return 0; // files come and go while we look
     }
   }
 
