@@ -84,10 +84,15 @@ final class Writers implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     stop.set(true);
     for (Thread t : threads) {
-      t.join(60_000);
+      try {
+        t.join(60_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted stopping writers", e);
+      }
     }
     routers.forEach(TestRouter::close);
     assertThat(failures).isEmpty();
