@@ -48,6 +48,12 @@ public record LeaderContext(RangeStateMachine replica, RangeDescriptor descripto
     } catch (IOException e) {
       throw new RangeKvException(RangeKvErrors.rangeNotFound(rangeId));
     }
+    if (!division.getInfo().isLeaderReady()) {
+      // a fresh leader (e.g. right after a transfer) refuses configuration changes until it committed
+      // an entry of its term: send the caller back to re-locate and retry
+      String self = server.getId().toString();
+      throw new RangeKvException(RangeKvErrors.notLeader(rangeId, self, directory.addressOf(self), true));
+    }
     LeaderContext ctx = new LeaderContext(replica, d, division);
     if (!ctx.conf().getPreviousPeers().isEmpty()) {
       throw new RangeKvException(RangeKvErrors.unavailable("range " + rangeId + " is changing its configuration", true));

@@ -46,7 +46,7 @@ class MergeIntegrationTest {
       try (writers) {
         writers.start();
         writers.awaitAcks(200, Duration.ofSeconds(60));
-        router.refresh();
+        awaitRanges(router, 2);
         List<RangeDescriptorProto> two = router.ranges();
         assertThat(two).hasSize(2);
         RangeDescriptorProto merged = mover.merge(two.get(0).getRangeId(), two.get(1).getRangeId());
@@ -111,7 +111,7 @@ class MergeIntegrationTest {
       router.put("a", "1");
       router.put("q", "2");
       router.split(Key.utf8("m"));
-      router.refresh();
+      awaitRanges(router, 2);
       List<RangeDescriptorProto> before = router.ranges();
       RangeDescriptorProto merged = mover.merge(before.get(0).getRangeId(), before.get(1).getRangeId());
 
