@@ -66,7 +66,7 @@ final class BenchCluster implements AutoCloseable {
     sorted.sort(Comparator.comparing(p -> ProtoValues.descriptor(p).start()));
     ranges = List.copyOf(sorted);
     leaders.putAll(leaderOf);
-    return sorted.stream().allMatch(d -> leaderOf.containsKey(d.getRangeId()));
+    return !sorted.isEmpty() && sorted.stream().allMatch(d -> leaderOf.containsKey(d.getRangeId()));
   }
 
   /** The range holding {@code key} (binary search on starts). */
@@ -115,6 +115,15 @@ final class BenchCluster implements AutoCloseable {
         throw new IllegalStateException("ranges without leader after 120 s");
       }
       Thread.sleep(50);
+    }
+  }
+
+  /** Removes a run's temporary data directory. */
+  static void deleteRecursively(java.nio.file.Path dir) throws java.io.IOException {
+    try (var paths = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
     }
   }
 

@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ClusterThroughput {
   private static final long KEY_SPACE = 10_000_000_000_000_000L; // 16 decimal digits
 
+  private static final java.util.Map<String, Long> errorKinds = new java.util.concurrent.ConcurrentHashMap<>();
+
   private ClusterThroughput() {}
 
   public static void main(String[] args) throws Exception {
@@ -46,6 +48,8 @@ public final class ClusterThroughput {
           bench.ranges.size(), threads, seconds, unsafeFlush ? "async (unsafe-flush)" : "before ack");
       report("write", run(bench, threads, seconds, true));
       report("read", run(bench, threads, seconds, false));
+    } finally {
+      BenchCluster.deleteRecursively(dir);
     }
   }
 
@@ -57,6 +61,7 @@ public final class ClusterThroughput {
 
   private static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
     AtomicLong errors = new AtomicLong();
+    errorKinds.clear();
     List<long[]> samples = new ArrayList<>();
     List<Thread> workers = new ArrayList<>();
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -92,6 +97,8 @@ public final class ClusterThroughput {
             n++;
           } catch (StatusRuntimeException e) {
             errors.incrementAndGet();
+            errorKinds.merge(RangeKvErrors.fromThrowable(e).map(er -> er.getKindCase().name() + ":" + er.getMessage())
+                .orElse(e.getStatus().getCode().name()), 1L, Long::sum);
             RangeKvErrors.fromThrowable(e).filter(er -> er.hasNotLeader() && !er.getNotLeader().getLeaderAddress().isEmpty())
                 .ifPresent(er -> bench.leaders.put(d.getRangeId(), er.getNotLeader().getLeaderAddress()));
           }
@@ -123,6 +130,7 @@ public final class ClusterThroughput {
     System.out.printf("%s: ops=%d errors=%d seconds=%.1f throughput=%.0f ops/s latency_us p50=%d p99=%d max=%d%n",
         what, r.ops(), r.errors(), r.seconds(), r.ops() / r.seconds(),
         pct(l, 0.50), pct(l, 0.99), l.length == 0 ? 0 : l[l.length - 1]);
+    errorKinds.forEach((k, n) -> System.out.printf("  error x%d %s%n", n, k));
   }
 
   private static long pct(long[] sorted, double p) {

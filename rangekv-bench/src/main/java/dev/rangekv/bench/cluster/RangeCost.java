@@ -46,6 +46,8 @@ public final class RangeCost {
             (s.threads - base.threads) / nodes, (s.heapMiB - base.heapMiB) / nodes,
             (s.directMiB - base.directMiB) / nodes, (s.rssMiB - base.rssMiB) / nodes);
       }
+    } finally {
+      BenchCluster.deleteRecursively(dir);
     }
   }
 

@@ -64,6 +64,10 @@ public record RaftTuning(
     GrpcConfigKeys.Server.setPort(p, port);
     GrpcConfigKeys.Server.setWorkerGroupSize(p, grpcWorkerThreads);
     GrpcConfigKeys.Client.setWorkerGroupSize(p, grpcWorkerThreads);
+    // With this many appends in flight to a follower, GrpcLogAppender sends heartbeats only and waits
+    // up to a heartbeat interval (rpc.timeout.min / 2) before sending more entries; the default of 8 is
+    // easily reached by concurrent writers to one range. Entries are in the log cache anyway.
+    GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 128);
 
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(rpcTimeoutMin));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(rpcTimeoutMax));
