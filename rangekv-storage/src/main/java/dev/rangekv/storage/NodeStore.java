@@ -232,6 +232,17 @@ public final class NodeStore implements AutoCloseable {
   }
 
   /**
+   * Exports {@code [lo, hi)} as seen by {@code at} (a snapshot of this store): lets a caller pair the
+   * span with metadata it read at the same point (a moving replica's applied index).
+   */
+  public SpanExport exportSpan(StoreSnapshot at, Key lo, RangeEnd hi, Path dir, long maxFileBytes) throws StoreException {
+    if (!(at instanceof SnapshotView view) || !openSnapshots.contains(view)) {
+      throw new IllegalArgumentException("snapshot does not belong to this store or is closed");
+    }
+    return guarded(() -> view.withNative(s -> transfer.export(s, lo, hi, dir, maxFileBytes)));
+  }
+
+  /**
    * Replaces whatever {@code [lo, hi)} held with the files' contents, then writes {@code state} durably.
    * Every file must lie inside the span. The files are hard-linked (or copied) in; the caller may delete
    * them afterwards. Not atomic across a crash: the state is written last, so a crash before it leaves

@@ -38,6 +38,11 @@ final class SnapshotView implements StoreSnapshot {
     return store.guarded(() -> live(() -> SpanReader.scan(rocks.db, rocks.data, snapshot, lo, hi, limit, reverse)));
   }
 
+  /** Runs {@code use} on the native snapshot unless the view was released (a release waits for it). */
+  <T> T withNative(java.util.function.Function<Snapshot, T> use) {
+    return live(() -> use.apply(snapshot));
+  }
+
   @Override
   public void close() {
     store.closeSnapshot(this);

@@ -34,6 +34,16 @@ final class SpanTransfer {
    * its index and filter blocks) and a large range streams in pieces.
    */
   SpanExport export(Key lo, RangeEnd hi, Path dir, long maxFileBytes) {
+    Snapshot snapshot = rocks.db.getSnapshot();
+    try {
+      return export(snapshot, lo, hi, dir, maxFileBytes);
+    } finally {
+      rocks.db.releaseSnapshot(snapshot);
+    }
+  }
+
+  /** As {@link #export(Key, RangeEnd, Path, long)}, at a snapshot the caller owns. */
+  SpanExport export(Snapshot snapshot, Key lo, RangeEnd hi, Path dir, long maxFileBytes) {
     if (maxFileBytes <= 0) {
       throw new IllegalArgumentException("maxFileBytes must be > 0, got " + maxFileBytes);
     }
@@ -45,7 +55,6 @@ final class SpanTransfer {
     List<Path> files = new ArrayList<>();
     long keys = 0;
     long bytes = 0;
-    Snapshot snapshot = rocks.db.getSnapshot();
     SstFileWriter writer = null;
     try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.data, snapshot, lo, hi)) {
       long inFile = 0;
@@ -81,7 +90,6 @@ final class SpanTransfer {
       if (writer != null) {
         writer.close();
       }
-      rocks.db.releaseSnapshot(snapshot);
     }
     return new SpanExport(files, keys, bytes);
   }

@@ -75,6 +75,9 @@ final class GroupReconciler {
   }
 
   private void ensureNow(long rangeId, int attempt) {
+    if (directory.isGivenUp(rangeId)) {
+      return; // moved away or merged: its record is being deleted
+    }
     RaftGroupId groupId = RangeGroups.groupId(rangeId);
     for (RaftGroupId running : server.getGroupIds()) {
       if (running.equals(groupId)) {

@@ -5,7 +5,15 @@ import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.move.LocalReplicas;
+import dev.rangekv.server.move.MoveOptions;
+import dev.rangekv.server.move.ReplicaChanges;
+import dev.rangekv.server.move.SpanFetcher;
+import dev.rangekv.server.move.SpanSource;
 import dev.rangekv.server.rpc.InputLimits;
+import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.rpc.ReplicaServiceImpl;
 import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
 import dev.rangekv.server.rpc.RaftGateway;
@@ -19,8 +27,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +60,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final ScheduledExecutorService groupExecutor;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
+  private final NodeChannels channels = new NodeChannels();
+  private final ExecutorService moveExecutor;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -75,14 +87,40 @@ public final class RangeKvNode implements AutoCloseable {
     reconciler.start(RECONCILE_MILLIS);
     RaftGateway gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
     InputLimits limits = InputLimits.defaults();
+    this.moveExecutor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-moves");
+      t.setDaemon(true);
+      return t;
+    });
+    Path transfers = config.dataDir().resolve("transfers");
+    deleteTree(transfers);
+    MoveOptions moveOptions = MoveOptions.defaults();
+    SpanFetcher fetcher = new SpanFetcher(store, directory, channels, transfers, moveExecutor);
+    directory.onFetchSpan(fetcher::fetch);
+    LocalReplicas local = new LocalReplicas(raftServer, store, directory, fetcher, replica());
+    SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
+    ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+    MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
         .addService(new KvServiceImpl(gateway, limits))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges))
+        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor))
         .maxInboundMessageSize(8 << 20)
         .build()
         .start();
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress());
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /** Starts a node (opening or creating its data directory). */
@@ -151,6 +189,8 @@ public final class RangeKvNode implements AutoCloseable {
     closed = true;
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
+    moveExecutor.shutdownNow();
+    channels.close();
     try {
       raftServer.close();
     } catch (IOException e) {

@@ -35,6 +35,16 @@ public final class RangeChecks {
             ? Optional.empty()
             : Optional.of("split key " + at + " not strictly inside " + d);
       }
+      case CHANGE_REPLICAS -> cmd.getChangeReplicas().getReplicasCount() == 0
+          ? Optional.of("a range needs at least one replica")
+          : Optional.empty();
+      case FREEZE -> Optional.empty();
+      case MERGE -> {
+        RangeDescriptor right = ProtoValues.descriptor(cmd.getMerge().getRight());
+        yield !d.end().isInfinite() && d.end().key().equals(right.start())
+            ? Optional.empty()
+            : Optional.of("merge: " + right + " is not the right neighbour of " + d);
+      }
       case OP_NOT_SET -> Optional.of("empty command");
     };
   }

@@ -63,6 +63,12 @@ public final class RangeStateMachine extends BaseStateMachine {
   private volatile RangeDescriptor descriptor;
   private volatile TermIndex snapshot;
   private volatile boolean closed;
+  /** Held while an entry's batch is written and the descriptor swapped: a span export reads at one point. */
+  private final Object applyLock = new Object();
+  /** The left neighbour this range is frozen for (a merge in progress); 0 when not frozen. */
+  private volatile long frozenFor;
+  /** A span snapshot fetched from the leader, installed by {@link #reinitialize}. */
+  private volatile StagedSpan staged;
 
   public RangeStateMachine(long rangeId, NodeStore store, ReplicaHost host) {
     this.rangeId = rangeId;
@@ -97,7 +103,23 @@ public final class RangeStateMachine extends BaseStateMachine {
       setLastAppliedTermIndex(ti);
     }
     descriptor = state.descriptor();
+    frozenFor = DescriptorChangeApplier.frozenFor(store, rangeId);
     known.complete(state.descriptor());
+  }
+
+  /** True while a merge has frozen this range (it refuses everything but the unfreeze). */
+  public boolean isFrozen() {
+    return frozenFor != 0;
+  }
+
+  /**
+   * Runs {@code read} while no entry of this range is being applied: what it reads of this range's
+   * local state and a store snapshot it takes agree on one applied index (a span export's point).
+   */
+  public <T> T atAppliedPoint(java.util.function.Supplier<T> read) {
+    synchronized (applyLock) {
+      return read.get();
+    }
   }
 
   /** The local parent recorded this range: a pending replica learns its bounds. */
@@ -136,6 +158,9 @@ public final class RangeStateMachine extends BaseStateMachine {
     if (d == null) {
       return Optional.of(RangeKvErrors.unavailable("range " + rangeId + " is not ready on this node", true));
     }
+    if (frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd)) {
+      return Optional.of(frozenRefusal(d));
+    }
     return RangeChecks.refuse(cmd, d).map(reason -> RangeKvErrors.rangeMoved(host.movedDescriptors(d), reason));
   }
 
@@ -144,15 +169,31 @@ public final class RangeStateMachine extends BaseStateMachine {
     LogEntryProto entry = trx.getLogEntry();
     long term = entry.getTerm();
     long index = entry.getIndex();
-    RangeDescriptor d = descriptor != null ? descriptor : awaitKnown();
+    if (descriptor == null) {
+      awaitKnown();
+    }
+    synchronized (applyLock) {
+      return CompletableFuture.completedFuture(message(applyLocked(entry, term, index)));
+    }
+  }
+
+  private CommandResult applyLocked(LogEntryProto entry, long term, long index) {
+    RangeDescriptor d = descriptor;
     CommandResult result;
     SplitOutcome split = null;
+    DescriptorChangeApplier.Outcome change = null;
     try (WriteBatchBuilder batch = store.newBatch()) {
       RangeCommand cmd = parseCommand(entry);
       Optional<String> refusal = cmd == null ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd, d);
-      if (refusal.isPresent()) {
+      if (refusal.isEmpty() && frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd)) {
+        result = CommandApplier.refusal(frozenRefusal(d));
+        batch.setApplied(rangeId, term, index);
+      } else if (refusal.isPresent()) {
         result = CommandApplier.refusal(RangeKvErrors.rangeMoved(host.movedDescriptors(d), refusal.get()));
         batch.setApplied(rangeId, term, index);
+      } else if (DescriptorChangeApplier.handles(cmd)) {
+        change = DescriptorChangeApplier.apply(store, d, cmd, term, index, batch);
+        result = change.result().toBuilder().setRange(host.movedDescriptors(change.next()).get(0)).build();
       } else if (cmd.hasSplit()) {
         split = SplitApplier.apply(store, d, cmd.getSplit(), term, index, batch);
         result = split.result();
@@ -168,8 +209,22 @@ public final class RangeStateMachine extends BaseStateMachine {
           rangeId, split.child().rangeId(), split.child().start(), split.parent().generation(), index);
       host.splitApplied(split);
     }
+    if (change != null) {
+      descriptor = change.next();
+      frozenFor = change.frozenFor();
+      log.info("range descriptor changed rangeId={} change={} descriptor={} frozenFor={} index={}",
+          rangeId, change.kind(), change.next(), frozenFor, index);
+    }
     updateLastAppliedTermIndex(term, index);
-    return CompletableFuture.completedFuture(message(result));
+    return result;
+  }
+
+  /** RANGE_MOVED for a frozen range: its own descriptor and the merge target's current one. */
+  private RangeKvError frozenRefusal(RangeDescriptor d) {
+    List<dev.rangekv.proto.RangeDescriptorProto> current = new java.util.ArrayList<>();
+    store.rangeState(frozenFor).ifPresent(left -> current.add(host.movedDescriptors(left.descriptor()).get(0)));
+    current.add(host.movedDescriptors(d).get(0));
+    return RangeKvErrors.rangeMoved(current, "range " + rangeId + " is frozen for a merge into range " + frozenFor);
   }
 
   private static RangeCommand parseCommand(LogEntryProto entry) {
@@ -219,6 +274,9 @@ public final class RangeStateMachine extends BaseStateMachine {
       return QueryResult.newBuilder()
           .setError(RangeKvErrors.unavailable("range " + rangeId + " is not ready on this node", true))
           .build();
+    }
+    if (frozenFor != 0) {
+      return QueryResult.newBuilder().setError(frozenRefusal(d)).build();
     }
     Optional<String> refusal = RangeChecks.refuse(q, d);
     if (refusal.isPresent()) {
@@ -296,14 +354,23 @@ public final class RangeStateMachine extends BaseStateMachine {
   }
 
   /**
-   * Span snapshot transfer arrives with replica moves (a later issue). Until then a follower behind
-   * the leader's purged log cannot catch up: say so loudly and let the leader fall back to the log.
+   * A new replica (or one behind the leader's purged log) fetches the range's span snapshot from the
+   * leader's node; {@link #reinitialize} ingests it. A failed fetch fails the future, so Ratis asks again
+   * on its next notification (never "unavailable": the log alone cannot rebuild a range whose initial
+   * data came from a split).
    */
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
-    log.error("range needs a snapshot install, which is not supported yet rangeId={} firstLogIndex={} leader={}",
-        rangeId, firstTermIndexInLog, roleInfo.getFollowerInfo().getLeaderInfo().getId().getId().toStringUtf8());
-    return CompletableFuture.completedFuture(null);
+    String leader = roleInfo.getFollowerInfo().getLeaderInfo().getId().getId().toStringUtf8();
+    log.info("range fetches a span snapshot rangeId={} firstLogIndex={} leader={}", rangeId, firstTermIndexInLog, leader);
+    return host.fetchSpan(rangeId, leader).thenApply(span -> {
+      StagedSpan previous = staged;
+      if (previous != null) {
+        previous.discard();
+      }
+      staged = span;
+      return TermIndex.valueOf(span.appliedTerm(), span.appliedIndex());
+    });
   }
 
   @Override
@@ -316,6 +383,14 @@ public final class RangeStateMachine extends BaseStateMachine {
 
   @Override
   public void reinitialize() {
+    StagedSpan span = staged;
+    if (span != null) {
+      staged = null;
+      synchronized (applyLock) {
+        span.install();
+      }
+      log.info("range span snapshot installed rangeId={} appliedIndex={}", rangeId, span.appliedIndex());
+    }
     store.rangeState(rangeId).ifPresent(this::load);
     if (getLifeCycleState() == LifeCycle.State.PAUSED) {
       getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -326,6 +401,10 @@ public final class RangeStateMachine extends BaseStateMachine {
   @Override
   public void close() throws IOException {
     closed = true;
+    StagedSpan span = staged;
+    if (span != null) {
+      span.discard();
+    }
     host.unregister(this);
     super.close();
   }

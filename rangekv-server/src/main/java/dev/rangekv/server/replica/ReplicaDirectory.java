@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
 /**
@@ -27,6 +29,10 @@ public final class ReplicaDirectory implements ReplicaHost {
   private final Map<Long, RangeStateMachine> replicas = new ConcurrentHashMap<>();
   private final Map<String, String> clientAddresses = new ConcurrentHashMap<>();
   private volatile LongConsumer childRecorded = id -> {};
+  private volatile BiFunction<Long, String, CompletableFuture<StagedSpan>> spanFetcher =
+      (id, leader) -> ReplicaHost.super.fetchSpan(id, leader);
+  /** Ranges this node held and gave up (moved away, merged): what to answer requests for them with. */
+  private final Map<Long, List<RangeDescriptorProto>> successors = new ConcurrentHashMap<>();
 
   public ReplicaDirectory(NodeStore store) {
     this.store = store;
@@ -35,6 +41,45 @@ public final class ReplicaDirectory implements ReplicaHost {
   /** Where split children go to get their Raft group created (set once the Raft server exists). */
   public void onChildRecorded(LongConsumer action) {
     this.childRecorded = action;
+  }
+
+  /** How replicas fetch span snapshots (set once the node's gRPC channels exist). */
+  public void onFetchSpan(BiFunction<Long, String, CompletableFuture<StagedSpan>> fetcher) {
+    this.spanFetcher = fetcher;
+  }
+
+  @Override
+  public CompletableFuture<StagedSpan> fetchSpan(long rangeId, String leaderNodeId) {
+    return spanFetcher.apply(rangeId, leaderNodeId);
+  }
+
+  /** Remembers the client addresses of {@code replicas}' nodes. */
+  public void learnAddresses(List<RaftReplica> replicas) {
+    replicas.forEach(r -> clientAddresses.put(r.getNodeId(), r.getClientAddress()));
+  }
+
+  /**
+   * This node no longer holds {@code rangeId} (called before its group is removed, so the reconciler
+   * never re-creates it from a record about to be deleted): requests for it are answered with
+   * {@code current} (RANGE_MOVED), or RANGE_NOT_FOUND when empty.
+   */
+  public void gaveUp(long rangeId, List<RangeDescriptorProto> current) {
+    successors.put(rangeId, List.copyOf(current));
+  }
+
+  /** True when this node gave {@code rangeId} up and has not been asked to hold it again. */
+  public boolean isGivenUp(long rangeId) {
+    return successors.containsKey(rangeId);
+  }
+
+  /** A range re-created on this node (a replica added back) is no longer given up. */
+  public void holdsAgain(long rangeId) {
+    successors.remove(rangeId);
+  }
+
+  /** The descriptors to answer with for a range this node gave up; empty when it never held it. */
+  public List<RangeDescriptorProto> successorsOf(long rangeId) {
+    return successors.getOrDefault(rangeId, List.of());
   }
 
   /** A new state machine for a group of this node (Ratis' state machine registry). */

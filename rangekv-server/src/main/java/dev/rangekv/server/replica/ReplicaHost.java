@@ -4,6 +4,7 @@ import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.server.split.SplitApplier.SplitOutcome;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** What a range state machine needs from the node hosting it. Implementations are thread-safe. */
 public interface ReplicaHost {
@@ -24,4 +25,12 @@ public interface ReplicaHost {
    * it and the ranges split off it, with node addresses.
    */
   List<RangeDescriptorProto> movedDescriptors(RangeDescriptor current);
+
+  /**
+   * Fetches {@code rangeId}'s span snapshot from the node {@code leaderNodeId} (asynchronously, never
+   * on the caller's thread); fails when it cannot, so Ratis asks again later.
+   */
+  default CompletableFuture<StagedSpan> fetchSpan(long rangeId, String leaderNodeId) {
+    return CompletableFuture.failedFuture(new UnsupportedOperationException("span snapshots are not wired"));
+  }
 }

@@ -1,7 +1,16 @@
 package dev.rangekv.server.rpc;
 
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.AddReplicaRequest;
+import dev.rangekv.proto.ChangeReplicasResponse;
 import dev.rangekv.proto.ListRangesRequest;
+import dev.rangekv.proto.MergeRangesRequest;
+import dev.rangekv.proto.MergeRangesResponse;
+import dev.rangekv.proto.RemoveReplicaRequest;
+import dev.rangekv.proto.TransferLeaderRequest;
+import dev.rangekv.proto.TransferLeaderResponse;
+import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.move.ReplicaChanges;
 import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.ReplicaStatus;
@@ -22,8 +31,8 @@ import java.util.Optional;
 import org.apache.ratis.server.RaftServer;
 
 /**
- * Node admin: split a range (on its leader) and list the replicas this node holds. Moves, leader
- * transfers and merges come with later issues.
+ * Node admin: split a range, add or remove a replica, transfer leadership, merge with the right
+ * neighbour (all on the range's leader), and list the replicas this node holds.
  */
 public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminServiceImplBase {
   private final String nodeId;
@@ -31,13 +40,41 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
   private final InputLimits limits;
+  private final ReplicaChanges changes;
+  private final MergeCoordinator merges;
 
-  public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory, InputLimits limits) {
+  public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
+      InputLimits limits, ReplicaChanges changes, MergeCoordinator merges) {
     this.nodeId = nodeId;
     this.server = server;
     this.gateway = gateway;
     this.directory = directory;
     this.limits = limits;
+    this.changes = changes;
+    this.merges = merges;
+  }
+
+  /** Adds a replica (on the range's leader): see {@code move.ReplicaChanges}. */
+  @Override
+  public void addReplica(AddReplicaRequest request, StreamObserver<ChangeReplicasResponse> out) {
+    KvServiceImpl.complete(out, changes.add(request).thenApply(d -> ChangeReplicasResponse.newBuilder().setRange(d).build()));
+  }
+
+  @Override
+  public void removeReplica(RemoveReplicaRequest request, StreamObserver<ChangeReplicasResponse> out) {
+    KvServiceImpl.complete(out, changes.remove(request).thenApply(d -> ChangeReplicasResponse.newBuilder().setRange(d).build()));
+  }
+
+  @Override
+  public void transferLeader(TransferLeaderRequest request, StreamObserver<TransferLeaderResponse> out) {
+    KvServiceImpl.complete(out, changes.transfer(request)
+        .thenApply(leader -> TransferLeaderResponse.newBuilder().setLeaderNodeId(leader).build()));
+  }
+
+  /** Merges a range with its right neighbour (on the left's leader): see {@code merge.MergeCoordinator}. */
+  @Override
+  public void mergeRanges(MergeRangesRequest request, StreamObserver<MergeRangesResponse> out) {
+    KvServiceImpl.complete(out, merges.merge(request).thenApply(d -> MergeRangesResponse.newBuilder().setMerged(d).build()));
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.rangekv.server.replica.RangeStateMachine;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -100,7 +101,10 @@ public final class RaftGateway {
   /** Empty when this node holds {@code rangeId} and its division believes it leads. */
   public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
     if (directory.replica(rangeId).isEmpty()) {
-      return Optional.of(RangeKvErrors.rangeNotFound(rangeId));
+      List<dev.rangekv.proto.RangeDescriptorProto> current = directory.successorsOf(rangeId);
+      return Optional.of(current.isEmpty()
+          ? RangeKvErrors.rangeNotFound(rangeId)
+          : RangeKvErrors.rangeMoved(current, "range " + rangeId + " no longer lives on this node"));
     }
     RaftServer.Division division;
     try {

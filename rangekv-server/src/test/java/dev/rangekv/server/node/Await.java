@@ -21,4 +21,17 @@ final class Await {
       }
     }
   }
+
+  /** Polls {@code value} until it is present. */
+  static <T> T value(Duration timeout, String what, java.util.function.Supplier<java.util.Optional<T>> value) {
+    Object[] box = new Object[1];
+    until(timeout, what, () -> {
+      java.util.Optional<T> v = value.get();
+      v.ifPresent(x -> box[0] = x);
+      return v.isPresent();
+    });
+    @SuppressWarnings("unchecked")
+    T t = (T) box[0];
+    return t;
+  }
 }

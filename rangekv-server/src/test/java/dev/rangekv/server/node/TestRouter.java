@@ -121,7 +121,14 @@ final class TestRouter implements AutoCloseable {
         }
         RangeKvError error = typed.get();
         switch (error.getKindCase()) {
-          case RANGE_MOVED -> learn(error.getRangeMoved().getCurrentList());
+          case RANGE_MOVED -> {
+            learn(error.getRangeMoved().getCurrentList());
+            forgetStaleLeaders(error.getRangeMoved().getCurrentList());
+            if (attempt > 2) {
+              pause(attempt); // e.g. a range frozen for a merge: wait for the merged descriptor
+            }
+            attempt++;
+          }
           case NOT_LEADER -> {
             String hint = error.getNotLeader().getLeaderAddress();
             if (hint.isEmpty()) {
@@ -144,6 +151,16 @@ final class TestRouter implements AutoCloseable {
       }
     }
     throw new IllegalStateException("gave up on key " + key + " after " + deadlineMillis + " ms", last);
+  }
+
+  /** A leader hint naming a node no longer among a range's replicas (it moved away) is dropped. */
+  private void forgetStaleLeaders(List<RangeDescriptorProto> fresh) {
+    for (RangeDescriptorProto d : fresh) {
+      String hint = leaders.get(d.getRangeId());
+      if (hint != null && d.getReplicasList().stream().noneMatch(r -> r.getAddress().equals(hint))) {
+        leaders.remove(d.getRangeId());
+      }
+    }
   }
 
   private void rotate(RangeDescriptorProto d, String address) {

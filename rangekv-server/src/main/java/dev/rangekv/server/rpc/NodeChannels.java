@@ -1,0 +1,41 @@
+package dev.rangekv.server.rpc;
+
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * gRPC channels from this node to other nodes' client ports (node-to-node replica service), one per
+ * address, shared and closed with the node. Thread-safe.
+ */
+public final class NodeChannels implements AutoCloseable {
+  private static final int MAX_MESSAGE_BYTES = 16 << 20;
+  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public ManagedChannel channel(String address) {
+    if (closed) {
+      throw new IllegalStateException("node channels closed");
+    }
+    return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
+        .usePlaintext()
+        .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+        .build());
+  }
+
+  /** A blocking stub of the replica service at {@code address} with a deadline of {@code timeout}. */
+  public ReplicaServiceGrpc.ReplicaServiceBlockingStub replicaService(String address, Duration timeout) {
+    return ReplicaServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    channels.values().forEach(ManagedChannel::shutdownNow);
+    channels.clear();
+  }
+}

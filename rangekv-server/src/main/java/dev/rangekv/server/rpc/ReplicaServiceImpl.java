@@ -1,0 +1,82 @@
+package dev.rangekv.server.rpc;
+
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.replica.DropReplicaRequest;
+import dev.rangekv.proto.replica.DropReplicaResponse;
+import dev.rangekv.proto.replica.FetchSpanRequest;
+import dev.rangekv.proto.replica.FreezeCommand;
+import dev.rangekv.proto.replica.FreezeRangeRequest;
+import dev.rangekv.proto.replica.FreezeRangeResponse;
+import dev.rangekv.proto.replica.PrepareReplicaRequest;
+import dev.rangekv.proto.replica.PrepareReplicaResponse;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.proto.replica.SpanChunk;
+import dev.rangekv.server.move.LocalReplicas;
+import dev.rangekv.server.move.SpanSource;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The node-to-node replica service: prepare an empty group for a replica being added, drop a replica,
+ * propose a merge freeze on this node (as the range's leader), and stream a span snapshot. Blocking
+ * work runs on {@code executor}, never on gRPC's threads.
+ */
+public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceImplBase {
+  private final LocalReplicas local;
+  private final SpanSource source;
+  private final RaftGateway gateway;
+  private final Executor executor;
+
+  public ReplicaServiceImpl(LocalReplicas local, SpanSource source, RaftGateway gateway, Executor executor) {
+    this.local = local;
+    this.source = source;
+    this.gateway = gateway;
+    this.executor = executor;
+  }
+
+  @Override
+  public void prepareReplica(PrepareReplicaRequest request, StreamObserver<PrepareReplicaResponse> out) {
+    KvServiceImpl.complete(out, CompletableFuture.supplyAsync(() -> {
+      try {
+        local.prepare(request.getRangeId(), request.getKnownList(), request.getBytesPerSecond());
+      } catch (IOException e) {
+        throw failure("prepare failed: " + e);
+      }
+      return PrepareReplicaResponse.newBuilder().setSelf(local.self()).build();
+    }, executor));
+  }
+
+  @Override
+  public void dropReplica(DropReplicaRequest request, StreamObserver<DropReplicaResponse> out) {
+    KvServiceImpl.complete(out, CompletableFuture.supplyAsync(() -> {
+      try {
+        local.drop(request.getRangeId(), request.getKeepData(), request.getSuccessorsList());
+      } catch (IOException e) {
+        throw failure("drop failed: " + e);
+      }
+      return DropReplicaResponse.newBuilder().setDropped(true).build();
+    }, executor));
+  }
+
+  @Override
+  public void freezeRange(FreezeRangeRequest request, StreamObserver<FreezeRangeResponse> out) {
+    RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader())
+        .setFreeze(FreezeCommand.newBuilder().setFrozen(request.getFrozen()).setMergeInto(request.getMergeInto()))
+        .build();
+    KvServiceImpl.complete(out, gateway.write(cmd).thenApply(r ->
+        FreezeRangeResponse.newBuilder().setIndex(r.getAppliedIndex()).setRange(r.getRange()).build()));
+  }
+
+  @Override
+  public void fetchSpan(FetchSpanRequest request, StreamObserver<SpanChunk> out) {
+    source.fetch(request, (ServerCallStreamObserver<SpanChunk>) out);
+  }
+
+  private static dev.rangekv.server.replica.RangeKvException failure(String reason) {
+    return new dev.rangekv.server.replica.RangeKvException(RangeKvErrors.unavailable(reason, false));
+  }
+}

@@ -1,0 +1,83 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.proto.KeyValueProto;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A reader that scans the whole keyspace in a loop while ranges move or merge: every scan must return
+ * keys strictly ascending (no duplicates) and every one of the fixed keys written before it started
+ * (no gaps). Violations are recorded, not thrown, and checked by the test.
+ */
+final class ScanChecker implements AutoCloseable {
+  static final int FIXED = 300;
+
+  private final TestRouter router;
+  private final Thread thread;
+  private final AtomicBoolean stop = new AtomicBoolean();
+  final AtomicLong scans = new AtomicLong();
+  final List<String> violations = new CopyOnWriteArrayList<>();
+
+  ScanChecker(LocalCluster cluster) {
+    this.router = TestRouter.of(cluster);
+    this.thread = new Thread(this::run, "scan-checker");
+    thread.setDaemon(true);
+  }
+
+  static String fixedKey(int i) {
+    return String.format("fixed-%05d", i);
+  }
+
+  /** Writes the fixed keys (through {@code writer}) and starts scanning. */
+  void start(TestRouter writer) {
+    for (int i = 0; i < FIXED; i++) {
+      writer.put(fixedKey(i), "f" + i);
+    }
+    router.refresh();
+    thread.start();
+  }
+
+  private void run() {
+    while (!stop.get()) {
+      try {
+        List<KeyValueProto> all = router.scan(Key.EMPTY, RangeEnd.INFINITY, 0);
+        check(all);
+        scans.incrementAndGet();
+      } catch (RuntimeException e) {
+        violations.add("scan failed: " + e);
+        return;
+      }
+    }
+  }
+
+  private void check(List<KeyValueProto> all) {
+    List<String> fixed = new ArrayList<>();
+    String previous = null;
+    for (KeyValueProto kv : all) {
+      String k = kv.getKey().toStringUtf8();
+      if (previous != null && previous.compareTo(k) >= 0) {
+        violations.add("scan not strictly ascending: " + previous + " then " + k);
+        return;
+      }
+      previous = k;
+      if (k.startsWith("fixed-")) {
+        fixed.add(k);
+      }
+    }
+    if (fixed.size() != FIXED) {
+      violations.add("scan saw " + fixed.size() + " of " + FIXED + " fixed keys");
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    stop.set(true);
+    thread.join(60_000);
+    router.close();
+  }
+}
