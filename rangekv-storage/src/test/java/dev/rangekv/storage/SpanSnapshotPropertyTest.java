@@ -135,7 +135,10 @@ class SpanSnapshotPropertyTest {
       RangeLocalState state = new RangeLocalState(new RangeDescriptor(77, lo, hi, List.of("n1"), 1), 1, 10);
       to.ingestSpan(lo, hi, export.files(), state);
       assertThat(to.scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false)).hasSize(5000);
-      assertThat(to.approximateSize(lo, hi).approximateKeys()).isBetween(4000L, 6000L);
+      // An estimate from file metadata: within 2x is its contract (SplitKeyTest checks the same). The
+      // range tombstone that ingest writes first lands in a flushed file or not depending on background
+      // flush timing, which moved the estimate to 6,906 in one run: 4,000..6,000 was flaky.
+      assertThat(to.approximateSize(lo, hi).approximateKeys()).isBetween(2500L, 10000L);
       deleteRecursively(out);
     }
   }
