@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        DemoCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
 
