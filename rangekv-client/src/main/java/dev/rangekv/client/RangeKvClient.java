@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -72,12 +73,34 @@ public final class RangeKvClient implements AutoCloseable {
     RangeKvClient client = new RangeKvClient(
         new Shared(router, new Scanner(router, options.timeout()), channels, timer, options), options.timeout());
     try {
-      Await.result(cache.refresh(), System.nanoTime() + options.timeout().toNanos());
+      initialRefresh(cache, options);
     } catch (RuntimeException e) {
       client.close();
       throw e;
     }
     return client;
+  }
+
+  /** Fills the cache, retrying within the call timeout: seed nodes may still be starting. */
+  private static void initialRefresh(RouteCache cache, ClientOptions options) {
+    long deadline = System.nanoTime() + options.timeout().toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Await.result(cache.refresh(), deadline);
+        return;
+      } catch (RangeKvException e) {
+        long backoff = options.retry().backoffNanos(attempt, ThreadLocalRandom.current().nextDouble());
+        if (attempt >= options.retry().maxAttempts() || System.nanoTime() + backoff >= deadline) {
+          throw e;
+        }
+        try {
+          TimeUnit.NANOSECONDS.sleep(backoff); // connect blocks its caller anyway; nothing else to wait on
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   /** A view of this client whose calls use {@code callTimeout} as their deadline; shares everything else. */
