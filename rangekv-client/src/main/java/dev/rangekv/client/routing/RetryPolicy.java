@@ -10,7 +10,9 @@ import java.time.Duration;
  * <p>Rules. A write whose attempt may have applied (the node did not say {@code definitely_not_applied})
  * makes the whole call ambiguous from then on: it is retried only under the same write id (so the node
  * applies it at most once) and, if it runs out of attempts or time, ends as ambiguous, never as a
- * definite failure. Bad input and internal errors are not retried. Attempts are bounded by {@code
+ * definite failure. While no attempt can have applied, each definite failure gets the next attempt a fresh
+ * write id: the refused attempt is dead either way, and a fresh id keeps a node's reply cache (Ratis
+ * caches replies by client and call id) from replaying the old refusal to the retry. Bad input and internal errors are not retried. Attempts are bounded by {@code
  * maxAttempts} whatever the cache says (DESIGN.md invariant 5), so a corrupt cache ends in an error.
  * Backoff is exponential with equal jitter ({@code cap/2 + random * cap/2}); the first two failures that
  * carry news (fresh descriptors, a leader hint) retry at once, since the news is the fix.
@@ -79,6 +81,7 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
     if (backoff >= nanosLeft) {
       return end(ambiguous ? Kind.FAIL_AMBIGUOUS : Kind.FAIL_DEADLINE, ambiguous);
     }
+    freshWriteId |= write && !ambiguous && failure.definitelyNotApplied();
     boolean refresh = failure instanceof Failure.RangeNotFound
         || failure instanceof Failure.RangeMoved m && m.current().isEmpty();
     return new Decision(Kind.RETRY, backoff, refresh, freshWriteId, ambiguous);

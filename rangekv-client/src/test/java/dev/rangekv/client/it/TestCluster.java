@@ -3,6 +3,7 @@ package dev.rangekv.client.it;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
+import dev.rangekv.client.routing.RetryPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.ListRangesRequest;
@@ -46,11 +47,44 @@ final class TestCluster implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Options for tests on a shared 2-core box: the default bound of 10 attempts, but backoff up to 2 s so
+   * the bound spans a child range's first election after a split (seconds when the box is busy).
+   */
+  static ClientOptions options() {
+    return ClientOptions.defaults().withTimeout(Duration.ofSeconds(30))
+        .withRetry(new RetryPolicy(10, Duration.ofMillis(20), Duration.ofSeconds(2)));
+  }
+
   /** A client of this cluster, once the first range has a leader that serves reads. */
   RangeKvClient client() {
-    RangeKvClient c = RangeKvClient.connect(seeds(), ClientOptions.defaults().withTimeout(Duration.ofSeconds(20)));
+    RangeKvClient c = RangeKvClient.connect(seeds(), options());
     awaitServing(c);
     return c;
+  }
+
+  /** The index of the node leading the range that holds {@code key}, by its own account. */
+  int leaderIndexOf(Key key) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < deadline) {
+      for (int i = 0; i < cluster.size(); i++) {
+        if (!cluster.isRunning(i)) {
+          continue;
+        }
+        try {
+          for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+              .getReplicasList()) {
+            if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
+              return i;
+            }
+          }
+        } catch (RuntimeException e) {
+          // a node still starting: ask the others
+        }
+      }
+      pause();
+    }
+    throw new IllegalStateException("no leader for the range of " + key);
   }
 
   /** Waits (bounded) until a read through {@code c} succeeds: the cluster elected its first leaders. */
@@ -101,14 +135,19 @@ final class TestCluster implements AutoCloseable {
           last = e;
         }
       }
-      try {
-        Thread.sleep(20); // polling for a leader to appear: there is no event to await
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
+      pause(); // polling for a leader to appear: there is no event to await
     }
     throw new IllegalStateException("could not split at " + at, last);
+  }
+
+  /** A short pause between polls of a condition that has no event to await (bounded by the caller). */
+  static void pause() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

@@ -63,6 +63,15 @@ class RetryPolicyTest {
   }
 
   @Test
+  void aDefinitelyRefusedWrite_isRetriedUnderAFreshWriteId_soNoReplyCacheReplaysTheRefusal() {
+    RetryPolicy.Decision d = policy.decide(moved(), true, 1, false, LOTS, 0.5);
+    assertThat(d.freshWriteId()).isTrue();
+    assertThat(d.ambiguous()).isFalse();
+    assertThat(policy.decide(moved(), true, 2, true, LOTS, 0.5).freshWriteId()).isFalse();
+    assertThat(policy.decide(moved(), false, 1, false, LOTS, 0.5).freshWriteId()).isFalse();
+  }
+
+  @Test
   void readsAreNeverAmbiguous() {
     RetryPolicy.Decision d = policy.decide(unknownOutcome(), false, 10, false, LOTS, 0.5);
     assertThat(d.kind()).isEqualTo(Kind.FAIL_EXHAUSTED);
