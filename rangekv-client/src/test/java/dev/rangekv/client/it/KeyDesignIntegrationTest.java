@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,11 +56,13 @@ class KeyDesignIntegrationTest {
       tc.split(split); // one bucket per range, as a pre-split table would have
     }
     List<String> model = new ArrayList<>();
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
     for (long t = 1_000; t < 1_240; t++) {
       Key key = KeyCodec.tuple().addLong(t).build();
-      client.put(space.key(key), ("e" + t).getBytes());
+      writes.add(client.putAsync(space.key(key), ("e" + t).getBytes()));
       model.add(key.toHex() + "=e" + t);
     }
+    writes.forEach(CompletableFuture::join);
     Key lo = KeyCodec.tuple().addLong(1_050).build();
     Key hi = KeyCodec.tuple().addLong(1_200).build();
     List<String> window = model.subList(50, 200);

@@ -3,6 +3,7 @@ package dev.rangekv.client.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.KeyValue;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RetriesExhaustedException;
@@ -93,7 +94,8 @@ class RoutingIntegrationTest {
     Map<String, String> withGhost = new HashMap<>(addresses);
     withGhost.put("ghost", "127.0.0.1:1");
     try (RangeKvClient client = RangeKvClient.connect(
-        known -> CompletableFuture.completedFuture(new RangeSnapshot(garbage, withGhost, Map.of())), TestCluster.options())) {
+        known -> CompletableFuture.completedFuture(new RangeSnapshot(garbage, withGhost, Map.of())),
+        ClientOptions.defaults())) {
       long start = System.nanoTime();
       assertThatThrownBy(() -> client.get(Key.utf8("a")))
           .isInstanceOf(RetriesExhaustedException.class)
