@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.BatchRequest;
 import dev.rangekv.proto.BatchResponse;
 import dev.rangekv.proto.Condition;
@@ -89,11 +88,6 @@ public final class CommandApplier {
   /** A refusal as a reply: deterministic, so every replica "applies" it the same way (no write). */
   public static CommandResult refusal(RangeKvError error) {
     return CommandResult.newBuilder().setError(error).build();
-  }
-
-  /** True when the command's keys are inside {@code d}; used by tests of the applier. */
-  static boolean inside(RangeCommand cmd, RangeDescriptor d) {
-    return RangeChecks.refuse(cmd, d).isEmpty();
   }
 
   private static DedupeRecord parseRecord(byte[] bytes) {

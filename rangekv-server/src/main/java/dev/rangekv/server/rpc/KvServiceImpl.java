@@ -134,9 +134,8 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
         .setWriteId(writeId)
         .setBatch(BatchRequest.newBuilder().setHeader(header).addAllMutations(mutations))
         .build();
-    ClientId clientId = ClientId.valueOf(
-        org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(writeId.getClientId().toByteArray()));
-    complete(out, gateway.write(cmd, clientId, writeId.getRequestId()).thenApply(CommandResult::getBatch).thenApply(reply));
+    complete(out, gateway.write(cmd, ratisClientId(writeId, header), writeId.getRequestId())
+        .thenApply(CommandResult::getBatch).thenApply(reply));
   }
 
   private <T> void read(StreamObserver<T> out, MessageLite request, Supplier<Optional<RangeKvError>> check,
@@ -147,6 +146,20 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
       return;
     }
     complete(out, gateway.read(query.build()).thenApply(reply));
+  }
+
+  /**
+   * The Ratis client id of a write: derived from the client id AND the addressed (range, generation).
+   * Ratis' retry cache replays a cached reply for a repeated (client id, call id), including an
+   * apply-time RANGE_MOVED; keyed per generation, a retry re-addressed after a split or to another
+   * range is a new Ratis invocation, while retries at the same address still hit the cache. At-most-once
+   * across ranges and restarts is the apply-time dedupe table's job.
+   */
+  static ClientId ratisClientId(WriteId writeId, RangeHeader header) {
+    byte[] id = writeId.getClientId().toByteArray();
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(id.length + 16).put(id)
+        .putLong(header.getRangeId()).putLong(header.getGeneration());
+    return ClientId.valueOf(java.util.UUID.nameUUIDFromBytes(buf.array()));
   }
 
   static <T> void complete(StreamObserver<T> out, CompletableFuture<T> future) {

@@ -85,8 +85,8 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
         s.setLeader(division.getInfo().isLeader())
             .setLeaderNodeId(division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString())
             .setAppliedIndex(division.getInfo().getLastAppliedIndex());
-      } catch (IOException e) {
-        continue; // the group closed since the directory listed it: not held any more
+      } catch (IOException | IllegalStateException e) {
+        continue; // the group closed since the directory listed it, or is still starting
       }
       b.addReplicas(s);
     }

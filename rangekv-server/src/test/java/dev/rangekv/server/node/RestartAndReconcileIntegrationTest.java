@@ -1,0 +1,81 @@
+package dev.rangekv.server.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.server.replica.RangeGroups;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.server.RaftServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every replica comes back after a full restart; a range group missing on a node is re-created. */
+class RestartAndReconcileIntegrationTest {
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(180)
+  void fullRestart_reopensEveryReplica_andAMissingGroupIsReconciled() throws Exception {
+    Map<String, String> written = new HashMap<>();
+    try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests())) {
+      try (TestRouter router = TestRouter.of(cluster)) {
+        router.refresh();
+        for (int i = 0; i < 40; i++) {
+          put(router, written, Writers.key(i * 2_500), "v" + i);
+        }
+        for (int i = 1; i < 4; i++) {
+          router.split(Key.utf8(Writers.key(i * 25_000)));
+        }
+        for (int i = 0; i < 40; i++) {
+          put(router, written, Writers.key(i * 2_500 + 1), "w" + i);
+        }
+        // drop one range's group on one node, as if the child creation after a split was lost
+        RangeDescriptorProto victim = router.lookup(Key.utf8(Writers.key(60_000))).orElseThrow();
+        RaftServer server = cluster.node(2).raftServer();
+        server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
+            RangeGroups.groupId(victim.getRangeId()), true, false));
+        assertThat(cluster.node(2).directory().replica(victim.getRangeId())).isEmpty();
+        Await.until(Duration.ofSeconds(30), "the reconciler to re-create the group",
+            () -> cluster.node(2).directory().replica(victim.getRangeId()).isPresent());
+        put(router, written, Writers.key(60_001), "after-reconcile");
+        new Writers(cluster, 0).awaitReplicasConverge(Duration.ofSeconds(30));
+      }
+
+      for (int i = 0; i < cluster.size(); i++) {
+        cluster.stop(i);
+      }
+      for (int i = 0; i < cluster.size(); i++) {
+        cluster.restart(i);
+      }
+      try (TestRouter router = TestRouter.of(cluster)) {
+        Await.until(Duration.ofSeconds(30), "every replica reopened", () -> {
+          for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.node(i).directory().replicas().size() != 4) {
+              return false;
+            }
+          }
+          return true;
+        });
+        router.refresh();
+        assertThat(router.ranges()).hasSize(4);
+        for (Map.Entry<String, String> e : written.entrySet()) {
+          assertThat(router.get(e.getKey())).as(e.getKey()).contains(e.getValue());
+        }
+        router.put(Writers.key(99_999), "after-restart");
+        assertThat(router.get(Writers.key(99_999))).contains("after-restart");
+      }
+    }
+  }
+
+  private static void put(TestRouter router, Map<String, String> written, String key, String value) {
+    router.put(key, value);
+    written.put(key, value);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.rangekv.server.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.KeyValueProto;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.storage.KeyValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writers that put continuously, each on its own keys ({@code key-NNNNNN} with NNNNNN mod count =
+ * writer), recording the last acknowledged value per key; and the checks run afterwards.
+ */
+final class Writers implements AutoCloseable {
+  static final int KEY_SPACE = 100_000;
+
+  private final LocalCluster cluster;
+  private final List<Thread> threads = new ArrayList<>();
+  private final List<TestRouter> routers = new ArrayList<>();
+  private final AtomicBoolean stop = new AtomicBoolean();
+  final Map<String, String> acked = new ConcurrentHashMap<>();
+  final AtomicLong ackCount = new AtomicLong();
+  final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  Writers(LocalCluster cluster, int count) {
+    this.cluster = cluster;
+    for (int w = 0; w < count; w++) {
+      TestRouter router = TestRouter.of(cluster);
+      routers.add(router);
+      int writer = w;
+      Thread t = new Thread(() -> run(router, writer, count), "writer-" + w);
+      t.setDaemon(true);
+      threads.add(t);
+    }
+  }
+
+  static String key(int n) {
+    return String.format("key-%06d", n);
+  }
+
+  void start() {
+    routers.forEach(TestRouter::refresh);
+    threads.forEach(Thread::start);
+  }
+
+  private void run(TestRouter router, int writer, int count) {
+    long seq = 0;
+    while (!stop.get()) {
+      int n = ThreadLocalRandom.current().nextInt(KEY_SPACE / count) * count + writer;
+      String key = key(n);
+      String value = "w" + writer + "-" + (++seq);
+      try {
+        router.put(key, value);
+        acked.put(key, value);
+        ackCount.incrementAndGet();
+      } catch (RuntimeException e) {
+        failures.add(e);
+        return;
+      }
+    }
+  }
+
+  /** Waits until {@code more} further writes were acknowledged. */
+  void awaitAcks(long more, Duration timeout) {
+    long target = ackCount.get() + more;
+    Await.until(timeout, target + " acknowledged writes", () -> ackCount.get() >= target || !failures.isEmpty());
+    assertThat(failures).isEmpty();
+  }
+
+  long retries() {
+    return routers.stream().mapToLong(r -> r.retries.get()).sum();
+  }
+
+  @Override
+  public void close() {
+    stop.set(true);
+    for (Thread t : threads) {
+      try {
+        t.join(60_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted stopping writers", e);
+      }
+    }
+    routers.forEach(TestRouter::close);
+    assertThat(failures).isEmpty();
+  }
+
+  /**
+   * Checks: the ranges tile the keyspace; every acknowledged write reads back with its last value
+   * (per range, through the range's leader, which refuses keys outside its bounds); every range
+   * serves a write and a read; the replicas' stores converge to identical contents.
+   */
+  void verify(TestRouter router, int expectedRanges) {
+    router.refresh();
+    List<RangeDescriptorProto> ranges = router.ranges();
+    assertThat(ranges).hasSize(expectedRanges);
+    Key expectedStart = Key.EMPTY;
+    for (RangeDescriptorProto p : ranges) {
+      RangeDescriptor d = ProtoValues.descriptor(p);
+      assertThat(d.start()).as("tiling at %s", d).isEqualTo(expectedStart);
+      expectedStart = d.end().isInfinite() ? null : d.end().key();
+    }
+    assertThat(expectedStart).as("last range ends at +inf").isNull();
+
+    Map<String, String> read = new HashMap<>();
+    for (RangeDescriptorProto p : ranges) {
+      RangeDescriptor d = ProtoValues.descriptor(p);
+      for (KeyValueProto kv : router.scan(d.start(), d.end(), 0)) {
+        String k = kv.getKey().toStringUtf8();
+        assertThat(d.contains(Key.utf8(k))).as("key %s in range %s", k, d).isTrue();
+        read.put(k, kv.getValue().toStringUtf8());
+      }
+    }
+    for (Map.Entry<String, String> e : acked.entrySet()) {
+      assertThat(read.get(e.getKey())).as("last acknowledged value of %s", e.getKey()).isEqualTo(e.getValue());
+    }
+    for (RangeDescriptorProto p : ranges) {
+      RangeDescriptor d = ProtoValues.descriptor(p);
+      String probe = d.start().isEmpty() ? "" : d.start().toUtf8();
+      router.put(probe + "~probe", "p");
+      assertThat(router.get(probe + "~probe")).contains("p");
+    }
+    awaitReplicasConverge(Duration.ofSeconds(30));
+  }
+
+  void awaitReplicasConverge(Duration timeout) {
+    Await.until(timeout, "replica stores to converge", () -> {
+      List<List<KeyValue>> contents = new ArrayList<>();
+      for (int i = 0; i < cluster.size(); i++) {
+        if (cluster.isRunning(i)) {
+          contents.add(cluster.node(i).store().scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false));
+        }
+      }
+      for (List<KeyValue> c : contents) {
+        if (!sameEntries(c, contents.get(0))) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  private static boolean sameEntries(List<KeyValue> a, List<KeyValue> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).key().equals(b.get(i).key()) || !java.util.Arrays.equals(a.get(i).value(), b.get(i).value())) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
