@@ -85,6 +85,29 @@ public final class Key implements Comparable<Key> {
     return prefix;
   }
 
+  /**
+   * The 8 bytes starting at {@code offset} as an unsigned big-endian long, zero-padded past the end
+   * (0 when {@code offset >= size()}). {@code prefix8At(0) == prefix8()}; for keys that share their
+   * first {@code offset} bytes it orders them like {@link #prefix8()} orders keys in general.
+   */
+  public long prefix8At(int offset) {
+    if (offset == 0) {
+      return prefix;
+    }
+    long p = 0;
+    int n = Math.min(8, bytes.length - offset);
+    for (int i = 0; i < n; i++) {
+      p |= (bytes[offset + i] & 0xFFL) << (56 - 8 * i);
+    }
+    return p;
+  }
+
+  /** The length of the longest common prefix of this key and {@code other}. */
+  public int commonPrefixLength(Key other) {
+    int m = Arrays.mismatch(bytes, other.bytes);
+    return m < 0 ? bytes.length : m;
+  }
+
   /** The smallest key greater than this one: this key followed by a zero byte. */
   public Key successor() {
     return new Key(Arrays.copyOf(bytes, bytes.length + 1));

@@ -70,11 +70,10 @@ public final class RangeMap {
    */
   public static RangeMap presplit(List<Key> splitPoints, long firstRangeId, List<String> replicas) {
     List<RangeDescriptor> out = new ArrayList<>(splitPoints.size() + 1);
-    Key start = Key.EMPTY;
     for (int i = 0; i <= splitPoints.size(); i++) {
+      Key start = i == 0 ? Key.EMPTY : splitPoints.get(i - 1);
       RangeEnd end = i < splitPoints.size() ? RangeEnd.at(splitPoints.get(i)) : RangeEnd.INFINITY;
       out.add(new RangeDescriptor(firstRangeId + i, start, end, replicas, 1));
-      start = i < splitPoints.size() ? splitPoints.get(i) : null;
     }
     return of(out);
   }

@@ -65,4 +65,16 @@ class KeyTest {
     k.toByteArray()[1] = 9;
     assertThat(k.toHex()).isEqualTo("010203");
   }
+
+  @Test
+  void prefix8At_readsEightBytesFromAnOffset_zeroPadded() {
+    Key k = Key.fromHex("0102030405060708090a");
+    assertThat(k.prefix8At(0)).isEqualTo(k.prefix8());
+    assertThat(k.prefix8At(2)).isEqualTo(0x030405060708090aL);
+    assertThat(k.prefix8At(9)).isEqualTo(0x0a00000000000000L);
+    assertThat(k.prefix8At(10)).isZero();
+    assertThat(k.commonPrefixLength(Key.fromHex("010203ff"))).isEqualTo(3);
+    assertThat(k.commonPrefixLength(k)).isEqualTo(10);
+    assertThat(Key.EMPTY.commonPrefixLength(k)).isZero();
+  }
 }

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** RangeMap against {@link RangeMapModel} over random sequences of splits, merges and applies. */
@@ -67,7 +72,7 @@ class RangeMapPropertyTest {
   @Test
   void splitThenMerge_ofTheSameBoundary_isTheIdentityUpToGeneration() {
     Property.named("split then merge").cases(1000).sizes(1, 60).check(g -> {
-      List<Key> points = new ArrayList<>(new java.util.TreeSet<>(g.listOf(g.size(), () -> key(g))));
+      List<Key> points = new ArrayList<>(new TreeSet<>(g.listOf(g.size(), () -> key(g))));
       points.remove(Key.EMPTY);
       RangeMap map = RangeMap.presplit(points, 1, NODES);
       Key at = key(g);
@@ -114,7 +119,7 @@ class RangeMapPropertyTest {
         }
       }
       List<RangeDescriptor> current = new ArrayList<>(truth.ranges());
-      Collections.shuffle(current, new java.util.Random(g.nextLong()));
+      Collections.shuffle(current, new Random(g.nextLong()));
       assertThat(cache.applyAll(current).ranges()).isEqualTo(truth.ranges());
     });
   }
@@ -122,14 +127,17 @@ class RangeMapPropertyTest {
   @Test
   void bothIndexLayouts_agreeWithALinearScan_onTieHeavyKeys() {
     Property.named("index layouts").cases(1000).sizes(1, 300).check(g -> {
-      java.util.TreeSet<Key> set = new java.util.TreeSet<>(g.listOf(g.size(), () -> key(g)));
+      // Half the cases: every start shares a prefix, so the column skips it.
+      Key shared = g.nextBoolean() ? Key.EMPTY : COMMON.prefix(g.between(1, 8)).concat(key(g));
+      Supplier<Key> startGen = () -> shared.concat(key(g));
+      TreeSet<Key> set = new TreeSet<>(g.listOf(g.size(), startGen));
       set.add(Key.EMPTY);
       List<Key> starts = new ArrayList<>(set);
       RangeIndex array = RangeIndex.sortedArray(starts);
       RangeIndex tree = RangeIndex.treeMap(starts);
-      Key[] batch = g.listOf(g.between(0, 60), () -> key(g)).toArray(new Key[0]);
+      Key[] batch = g.listOf(g.between(0, 60), () -> g.nextBoolean() ? startGen.get() : key(g)).toArray(new Key[0]);
       if (g.chance(0.8)) {
-        java.util.Arrays.sort(batch);
+        Arrays.sort(batch);
       }
       int[] fromArray = new int[batch.length];
       int[] fromTree = new int[batch.length];
@@ -141,6 +149,28 @@ class RangeMapPropertyTest {
         assertThat(tree.floorIndex(batch[j])).isEqualTo(expected);
         assertThat(fromArray[j]).isEqualTo(expected);
         assertThat(fromTree[j]).isEqualTo(expected);
+      }
+    });
+  }
+
+  @Test
+  void arrayIndex_agreesWithTreeMap_onLargeMaps_whereTheRadixTableMatters() {
+    Property.named("large index").cases(200).sizes(1, 10_000).check(g -> {
+      int shape = g.nextInt(4);
+      Supplier<Key> gen = () -> switch (shape) {
+        case 0 -> KeyCodec.bigEndian(g.nextLong() >>> g.nextInt(64));
+        case 1 -> Key.utf8("user" + Long.toString(g.nextLong() >>> 20, 36));
+        case 2 -> Key.utf8("tenant1/" + Long.toString(g.nextLong() >>> g.nextInt(64), 36));
+        default -> Key.of(g.bytes(0, 10));
+      };
+      TreeSet<Key> set = new TreeSet<>(g.listOf(g.size(), gen));
+      set.add(Key.EMPTY);
+      List<Key> starts = new ArrayList<>(set);
+      RangeIndex array = RangeIndex.sortedArray(starts);
+      RangeIndex tree = RangeIndex.treeMap(starts);
+      for (int q = 0; q < 200; q++) {
+        Key k = g.chance(0.1) ? g.pick(starts) : gen.get();
+        assertThat(array.floorIndex(k)).as("key %s", k).isEqualTo(tree.floorIndex(k));
       }
     });
   }
