@@ -1,5 +1,6 @@
 package dev.rangekv.client;
 
+import dev.rangekv.client.routing.BatchPlan;
 import dev.rangekv.client.routing.ReplanException;
 import dev.rangekv.client.routing.Router;
 import dev.rangekv.core.key.Key;
@@ -14,7 +15,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -31,7 +31,7 @@ final class Batches {
     if (keys.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    List<Key> sorted = new ArrayList<>(new TreeSet<>(keys));
+    List<Key> sorted = BatchPlan.sortedUnique(keys);
     byte[][] values = new byte[sorted.size()][];
     return getSorted(router, sorted, 0, values, deadline, 0).thenApply(v -> {
       List<Optional<byte[]>> out = new ArrayList<>(keys.size());
@@ -49,7 +49,7 @@ final class Batches {
     RangeMap map = router.cache().current().map();
     List<CompletableFuture<Void>> parts = new ArrayList<>();
     int at = offset;
-    for (RoutedBatch group : map.groupSorted(sorted)) {
+    for (RoutedBatch group : BatchPlan.group(map, sorted)) {
       int groupOffset = at;
       List<Key> groupKeys = group.keys();
       at += groupKeys.size();

@@ -117,25 +117,20 @@ public final class Router {
       return;
     }
     RangeDescriptor range = target.get();
-    if (CacheFold.isPlaceholder(range)) {
-      c.attempts++;
+    Optional<Route> route = Route.choose(table, range, c.failedNodes);
+    c.attempts++;
+    if (route.isEmpty()) {
       onFailure(c, range, "", new Failure.RangeMoved(List.of(), Map.of(),
           "no descriptor cached for the span " + range + "; refreshing"), null);
       return;
     }
-    Optional<String> chosen = ReplicaChooser.next(range.replicas(), table.leader(range.rangeId()), c.failedNodes);
-    if (chosen.isEmpty()) {
-      c.failedNodes.clear(); // every replica failed once this call: start over from the leader
-      chosen = ReplicaChooser.next(range.replicas(), table.leader(range.rangeId()), c.failedNodes);
-    }
-    String node = chosen.orElseThrow();
-    String address = table.addresses().get(node);
-    c.attempts++;
-    if (address == null) {
+    String node = route.get().node();
+    if (route.get().address().isEmpty()) {
       onFailure(c, range, node, new Failure.RangeMoved(List.of(), Map.of(),
           "no address known for node=" + node + " of " + range + "; refreshing"), null);
       return;
     }
+    String address = route.get().address().get();
     if (c.op.isWrite() && c.writeId == null) {
       c.writeId = writeIds.next();
     }
