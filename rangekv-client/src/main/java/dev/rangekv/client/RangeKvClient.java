@@ -291,8 +291,10 @@ public final class RangeKvClient implements AutoCloseable {
   /** Closes connections and the timer; pending calls fail. Closing any view closes the client. */
   @Override
   public void close() {
-    shared.timer().shutdownNow();
+    // channels first: retries already scheduled still run (the timer is shut down gently), find the
+    // channels closed and fail their calls with UnavailableException instead of hanging
     shared.channels().close();
+    shared.timer().shutdown();
     try {
       shared.timer().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

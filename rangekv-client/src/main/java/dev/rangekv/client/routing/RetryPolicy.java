@@ -14,8 +14,9 @@ import java.time.Duration;
  * write id: the refused attempt is dead either way, and a fresh id keeps a node's reply cache (Ratis
  * caches replies by client and call id) from replaying the old refusal to the retry. Bad input and internal errors are not retried. Attempts are bounded by {@code
  * maxAttempts} whatever the cache says (DESIGN.md invariant 5), so a corrupt cache ends in an error.
- * Backoff is exponential with equal jitter ({@code cap/2 + random * cap/2}); the first two failures that
- * carry news (fresh descriptors, a leader hint) retry at once, since the news is the fix.
+ * Backoff is exponential with equal jitter ({@code cap/2 + random * cap/2}). Fresh descriptors retry at
+ * once, since the news is the fix (the attempt bound still holds against endless "news"); a leader hint
+ * retries at once only for the first two attempts, since a hint may name a node that just died.
  *
  * @param maxAttempts attempts per call, at least 1 (default 10)
  * @param baseBackoff backoff cap after the first failure; doubles per attempt
@@ -77,7 +78,9 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
     if (attempts >= maxAttempts) {
       return end(ambiguous ? Kind.FAIL_AMBIGUOUS : Kind.FAIL_EXHAUSTED, ambiguous);
     }
-    long backoff = carriesNews(failure) && attempts <= 2 ? 0 : backoffNanos(attempts, random);
+    boolean news = failure instanceof Failure.RangeMoved m && !m.current().isEmpty();
+    boolean hint = failure instanceof Failure.NotLeader n && !n.leaderNodeId().isEmpty();
+    long backoff = news || hint && attempts <= 2 ? 0 : backoffNanos(attempts, random);
     if (backoff >= nanosLeft) {
       return end(ambiguous ? Kind.FAIL_AMBIGUOUS : Kind.FAIL_DEADLINE, ambiguous);
     }
@@ -95,11 +98,6 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
     long cap = base > (max >> shift) ? max : Math.min(max, base << shift);
     long half = cap / 2;
     return half + (long) (random * (cap - half));
-  }
-
-  private static boolean carriesNews(Failure f) {
-    return f instanceof Failure.RangeMoved m && !m.current().isEmpty()
-        || f instanceof Failure.NotLeader n && !n.leaderNodeId().isEmpty();
   }
 
   private static Decision end(Kind kind, boolean ambiguous) {

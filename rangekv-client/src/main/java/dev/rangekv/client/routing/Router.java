@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -84,6 +85,9 @@ public final class Router {
     Failure lastFailure;
     Throwable lastError;
     Throwable refreshError;
+    RangeDescriptor lastRange;
+    boolean lastNewsLearnt;
+    final StringBuilder trail = new StringBuilder();
 
     Call(RangeOp<T> op, long deadline, int attempts) {
       this.op = op;
@@ -161,13 +165,21 @@ public final class Router {
     try {
       c.lastFailure = failure;
       c.lastError = error;
+      c.lastRange = range;
+      c.lastNewsLearnt = false;
+      if (c.trail.length() < 2000) {
+        c.trail.append(c.trail.length() == 0 ? "" : ", ").append('r').append(range.rangeId()).append("@g")
+            .append(range.generation()).append('/').append(node.isEmpty() ? "-" : node).append(':')
+            .append(failure.getClass().getSimpleName());
+      }
       boolean refresh = false;
       if (failure instanceof Failure.RangeMoved m) {
         // a lagging replica's older news teaches nothing: ask the source for the current picture
-        refresh = !cache.learnMoved(m.current(), m.addresses());
+        c.lastNewsLearnt = cache.learnMoved(m.current(), m.addresses());
+        refresh = !c.lastNewsLearnt;
       } else if (failure instanceof Failure.NotLeader n && !n.leaderNodeId().isEmpty() && !n.leaderNodeId().equals(node)) {
+        // a hinted leader that already failed this call stays skipped: the hint may be stale
         cache.learnLeader(range.rangeId(), n.leaderNodeId(), n.leaderAddress());
-        c.failedNodes.remove(n.leaderNodeId());
       } else if (!node.isEmpty()) {
         c.failedNodes.add(node);
       }
@@ -200,14 +212,22 @@ public final class Router {
   private <T> void schedule(Call<T> c, long backoffNanos) {
     if (backoffNanos <= 0) {
       attempt(c);
-    } else {
+      return;
+    }
+    try {
       timer.schedule(() -> attempt(c), backoffNanos, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      c.result.completeExceptionally(new UnavailableException("client closed: " + c.op.describe(), e));
     }
   }
 
   private <T> void finish(Call<T> c, RetryPolicy.Kind kind) {
-    String context = c.op.describe() + " attempts=" + c.attempts
-        + " last=" + (c.lastFailure == null ? "none" : c.lastFailure.getClass().getSimpleName() + ": " + c.lastFailure.detail());
+    String context = c.op.describe() + " attempts=" + c.attempts + " range=" + c.lastRange
+        + " last=" + (c.lastFailure == null ? "none" : c.lastFailure.getClass().getSimpleName() + ": " + c.lastFailure.detail())
+        + (c.lastFailure instanceof Failure.RangeMoved m
+            ? " news=" + m.current() + " newsLearnt=" + c.lastNewsLearnt + " cachedNow=" + c.op.target(cache.current().map())
+            : "")
+        + " trail=[" + c.trail + "]";
     Throwable cause = c.lastError;
     RangeKvException e;
     if (c.ambiguous) {

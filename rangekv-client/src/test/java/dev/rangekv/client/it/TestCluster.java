@@ -48,12 +48,13 @@ final class TestCluster implements AutoCloseable {
   }
 
   /**
-   * Options for tests on a shared 2-core box: the default bound of 10 attempts, but backoff up to 2 s so
-   * the bound spans a child range's first election after a split (seconds when the box is busy).
+   * Options for tests on a shared 2-core box: the default bound of 10 attempts, but backoff from 50 ms up
+   * to 2 s, so the bound spans a new child range's group creation and first election after a split
+   * (seconds when the box is busy).
    */
   static ClientOptions options() {
     return ClientOptions.defaults().withTimeout(Duration.ofSeconds(30))
-        .withRetry(new RetryPolicy(10, Duration.ofMillis(20), Duration.ofSeconds(2)));
+        .withRetry(new RetryPolicy(10, Duration.ofMillis(50), Duration.ofSeconds(2)));
   }
 
   /** A client of this cluster, once the first range has a leader that serves reads. */

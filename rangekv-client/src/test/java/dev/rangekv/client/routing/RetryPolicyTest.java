@@ -97,7 +97,10 @@ class RetryPolicyTest {
   @Test
   void newsIsActedOnAtOnce_thenBackoffApplies() {
     assertThat(policy.decide(moved(), false, 1, false, LOTS, 0.5).backoffNanos()).isZero();
-    assertThat(policy.decide(moved(), false, 3, false, LOTS, 0.5).backoffNanos()).isPositive();
+    assertThat(policy.decide(moved(), false, 7, false, LOTS, 0.5).backoffNanos()).isZero();
+    Failure hint = new Failure.NotLeader("n2", "h:2", true, "x");
+    assertThat(policy.decide(hint, false, 2, false, LOTS, 0.5).backoffNanos()).isZero();
+    assertThat(policy.decide(hint, false, 3, false, LOTS, 0.5).backoffNanos()).isPositive();
     assertThat(policy.decide(definite(), false, 1, false, LOTS, 0.5).backoffNanos()).isPositive();
   }
 
