@@ -178,8 +178,9 @@ public final class Router {
         c.lastNewsLearnt = cache.learnMoved(m.current(), m.addresses());
         refresh = !c.lastNewsLearnt;
       } else if (failure instanceof Failure.NotLeader n && !n.leaderNodeId().isEmpty() && !n.leaderNodeId().equals(node)) {
-        // a hinted leader that already failed this call stays skipped: the hint may be stale
+        // the hint is fresher than this call's failure of that node (e.g. it had no group yet then)
         cache.learnLeader(range.rangeId(), n.leaderNodeId(), n.leaderAddress());
+        c.failedNodes.remove(n.leaderNodeId());
       } else if (!node.isEmpty()) {
         c.failedNodes.add(node);
       }
