@@ -2,9 +2,11 @@ package dev.rangekv.storage;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +50,7 @@ public final class NodeStore implements AutoCloseable {
   public static NodeStore open(Path dataDir, StoreOptions options) throws StoreException {
     try {
       Files.createDirectories(dataDir);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new StoreException("create store dir failed dir=" + dataDir, e);
     }
     NodeStore store = new NodeStore(dataDir, RocksHandles.open(dataDir, options));
@@ -103,7 +105,7 @@ public final class NodeStore implements AutoCloseable {
         raw.add(k.toByteArray());
       }
       try {
-        List<byte[]> values = rocks.db.multiGetAsList(java.util.Collections.nCopies(raw.size(), rocks.data), raw);
+        List<byte[]> values = rocks.db.multiGetAsList(Collections.nCopies(raw.size(), rocks.data), raw);
         List<Optional<byte[]>> out = new ArrayList<>(values.size());
         for (byte[] v : values) {
           out.add(Optional.ofNullable(v));

@@ -4,6 +4,8 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.Snapshot;
 
@@ -16,6 +18,7 @@ final class SnapshotView implements StoreSnapshot {
   private final RocksHandles rocks;
   private final Snapshot snapshot;
   private final ReadOptions pointReads;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private boolean released;
 
   SnapshotView(NodeStore store, RocksHandles rocks) {
@@ -27,18 +30,12 @@ final class SnapshotView implements StoreSnapshot {
 
   @Override
   public Optional<byte[]> get(Key key) {
-    return store.guarded(() -> {
-      ensureLive();
-      return SpanReader.get(rocks.db, rocks.data, pointReads, key.toByteArray());
-    });
+    return store.guarded(() -> live(() -> SpanReader.get(rocks.db, rocks.data, pointReads, key.toByteArray())));
   }
 
   @Override
   public List<KeyValue> scan(Key lo, RangeEnd hi, int limit, boolean reverse) {
-    return store.guarded(() -> {
-      ensureLive();
-      return SpanReader.scan(rocks.db, rocks.data, snapshot, lo, hi, limit, reverse);
-    });
+    return store.guarded(() -> live(() -> SpanReader.scan(rocks.db, rocks.data, snapshot, lo, hi, limit, reverse)));
   }
 
   @Override
@@ -46,18 +43,30 @@ final class SnapshotView implements StoreSnapshot {
     store.closeSnapshot(this);
   }
 
-  /** Frees the native snapshot; callers hold the store's guard (shared or exclusive). */
-  synchronized void release() {
-    if (!released) {
-      released = true;
-      pointReads.close();
-      rocks.db.releaseSnapshot(snapshot);
+  /** Frees the native snapshot once reads through it finished; callers hold the store's guard. */
+  void release() {
+    lock.writeLock().lock();
+    try {
+      if (!released) {
+        released = true;
+        pointReads.close();
+        rocks.db.releaseSnapshot(snapshot);
+      }
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 
-  private synchronized void ensureLive() {
-    if (released) {
-      throw new StoreException("snapshot already closed");
+  /** Runs a read unless the view was released; a release waits for reads in flight. */
+  private <T> T live(Supplier<T> read) {
+    lock.readLock().lock();
+    try {
+      if (released) {
+        throw new StoreException("snapshot already closed");
+      }
+      return read.get();
+    } finally {
+      lock.readLock().unlock();
     }
   }
 }

@@ -28,11 +28,14 @@ final class SpanReader {
     private final Slice lower;
     private final Slice upper;
 
+    /** {@code lo == null}: no lower bound, for forward-only cursors that start with {@code seek(lo)}. */
     Cursor(RocksDB db, ColumnFamilyHandle cf, Snapshot snapshot, byte[] lo, byte[] hi) {
       this.options = new ReadOptions();
-      this.lower = new Slice(lo);
+      this.lower = lo == null ? null : new Slice(lo);
       this.upper = hi == null ? null : new Slice(hi);
-      options.setIterateLowerBound(lower);
+      if (lower != null) {
+        options.setIterateLowerBound(lower);
+      }
       if (upper != null) {
         options.setIterateUpperBound(upper);
       }
@@ -55,7 +58,9 @@ final class SpanReader {
     public void close() {
       it.close();
       options.close();
-      lower.close();
+      if (lower != null) {
+        lower.close();
+      }
       if (upper != null) {
         upper.close();
       }
@@ -72,12 +77,16 @@ final class SpanReader {
       return List.of();
     }
     List<KeyValue> out = new ArrayList<>(Math.min(limit, 64));
-    try (Cursor c = cursor(db, cf, snapshot, lo, hi)) {
+    byte[] loBytes = lo.toByteArray();
+    byte[] hiBytes = hi.isInfinite() ? null : hi.key().toByteArray();
+    // A forward scan starts with seek(lo) and only moves up, so it needs no lower bound (one native
+    // object less per scan); the upper bound is what keeps it inside the span.
+    try (Cursor c = new Cursor(db, cf, snapshot, reverse ? loBytes : null, hiBytes)) {
       RocksIterator it = c.it;
       if (reverse) {
         it.seekToLast();
       } else {
-        it.seekToFirst();
+        it.seek(loBytes);
       }
       while (it.isValid() && out.size() < limit) {
         out.add(new KeyValue(Key.of(it.key()), it.value()));

@@ -5,15 +5,16 @@ import dev.rangekv.core.key.RangeEnd;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LevelMetaData;
 import org.rocksdb.Range;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.SizeApproximationFlag;
 import org.rocksdb.Slice;
-import org.rocksdb.TableProperties;
+import org.rocksdb.SstFileMetaData;
 
 /**
  * Approximate span sizes and split keys from RocksDB's size estimates, without scanning spans.
@@ -22,11 +23,13 @@ import org.rocksdb.TableProperties;
  * bytes; keys are the memtables' estimated count plus the file bytes times the entries-per-byte of the
  * SST files overlapping the span (from their table properties).
  *
- * <p>Split key: bisection over the key space between the span's first and last key, read as numbers
- * (the bytes after their common prefix, up to {@value #NUMERIC_WIDTH} of them), measuring the estimated
- * bytes left of each probe, until the left part is within {@value #TOLERANCE} of half or the interval
- * cannot shrink; then the first existing key at or above the best probe. At most {@value #MAX_PROBES}
- * estimates.
+ * <p>Split key: bisection between the span's first and last key, reading keys as numbers (the bytes
+ * after the interval ends' common prefix, up to {@value #NUMERIC_WIDTH} of them) and snapping each probe
+ * to an existing key, measuring the estimated bytes left of it, until the left part is within
+ * {@value #TOLERANCE} of half. At most {@value #MAX_PROBES} size estimates and twice as many seeks.
+ *
+ * <p>Memtable estimates are coarse, so a span mostly in memtables is flushed before its split key is
+ * sought; SST estimates follow the bytes at block granularity.
  */
 final class SpanSizer {
   static final double TOLERANCE = 0.02;
@@ -54,23 +57,28 @@ final class SpanSizer {
       long total = rocks.db.getApproximateSizes(rocks.data, List.of(r), ALL)[0];
       RocksDB.CountAndSize mem = rocks.db.getApproximateMemTableStats(rocks.data, r);
       long fileBytes = Math.max(0, total - mem.size);
-      long fileKeys = fileBytes == 0 ? 0 : estimateFileKeys(r, fileBytes);
+      long fileKeys = fileBytes == 0 ? 0 : estimateFileKeys(lo.toByteArray(), end.get(), fileBytes);
       return new SpanSize(Math.max(0, total), Math.max(0, mem.count) + fileKeys);
     }
   }
 
-  private long estimateFileKeys(Range r, long fileBytes) {
-    Map<String, TableProperties> props;
-    try {
-      props = rocks.db.getPropertiesOfTablesInRange(rocks.data, List.of(r));
-    } catch (RocksDBException e) {
-      throw new StoreException("read table properties failed", e);
-    }
+  /**
+   * File bytes times the entries-per-byte of the data column family's SST files overlapping the span.
+   * (From file metadata; {@code getPropertiesOfTablesInRange} fails in rocksdbjni 10.10.1 with an
+   * {@code IncompatibleClassChangeError} from its JNI side.)
+   */
+  private long estimateFileKeys(byte[] lo, byte[] end, long fileBytes) {
     double entries = 0;
     double bytes = 0;
-    for (TableProperties t : props.values()) {
-      entries += Math.max(0, t.getNumEntries() - t.getNumDeletions() - t.getNumRangeDeletions());
-      bytes += t.getDataSize() + t.getIndexSize() + t.getFilterSize();
+    for (LevelMetaData level : rocks.db.getColumnFamilyMetaData(rocks.data).levels()) {
+      for (SstFileMetaData f : level.files()) {
+        boolean overlaps = Arrays.compareUnsigned(f.smallestKey(), end) < 0
+            && Arrays.compareUnsigned(f.largestKey(), lo) >= 0;
+        if (overlaps) {
+          entries += Math.max(0, f.numEntries() - f.numDeletions());
+          bytes += f.size();
+        }
+      }
     }
     return bytes == 0 ? 0 : Math.round(fileBytes * entries / bytes);
   }
@@ -79,6 +87,7 @@ final class SpanSizer {
     if (!hi.isAbove(lo)) {
       return Optional.empty();
     }
+    flushIfMostlyInMemtables(lo, hi);
     try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.data, null, lo, hi)) {
       RocksIterator it = c.it;
       it.seekToFirst();
@@ -92,37 +101,59 @@ final class SpanSizer {
         c.check("find split key lo=" + lo);
         return Optional.empty();
       }
-      Key second = Key.of(it.key());
+      byte[] second = it.key();
       it.seekToLast();
       byte[] last = it.key();
-      byte[] probe = bisect(lo, first, last);
-      it.seek(probe);
-      Key split = it.isValid() ? Key.of(it.key()) : Key.of(last);
+      byte[] split = bisect(it, lo.toByteArray(), first, second, last);
       c.check("find split key lo=" + lo);
-      // Strictly above the first key, so [lo, split) and [split, hi) both hold data.
-      return Optional.of(split.compareTo(second) < 0 ? second : split);
+      return Optional.of(Key.of(split));
     }
   }
 
-  private byte[] bisect(Key lo, byte[] first, byte[] last) {
-    int p = Arrays.mismatch(first, last);
-    if (p < 0) {
-      return last; // first == last cannot happen with two keys; be safe anyway
+  /**
+   * Memtable estimates are sampled from the skiplist (tens of percent off) and assume one average entry
+   * size, so when a quarter or more of the span's bytes are in memtables, flush the data column family
+   * first: split keys are asked for rarely (when a range outgrew its size limit) and the memtable would
+   * be flushed soon anyway.
+   */
+  private void flushIfMostlyInMemtables(Key lo, RangeEnd hi) {
+    Optional<byte[]> end = SpanReader.finiteEnd(rocks.db, rocks.data, lo, hi);
+    if (end.isEmpty()) {
+      return;
     }
-    int w = Math.min(NUMERIC_WIDTH, Math.max(first.length, last.length) - p);
-    BigInteger a = number(first, p, w);
-    BigInteger b = number(last, p, w);
-    byte[] loBytes = lo.toByteArray();
-    double half = bytesBetween(loBytes, Key.of(last).successor().toByteArray()) / 2.0;
+    try (Slice s = new Slice(lo.toByteArray()); Slice e = new Slice(end.get())) {
+      Range r = new Range(s, e);
+      long total = rocks.db.getApproximateSizes(rocks.data, List.of(r), ALL)[0];
+      long inMemory = rocks.db.getApproximateMemTableStats(rocks.data, r).size;
+      if (inMemory > 0 && inMemory * 4 >= total) {
+        try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
+          rocks.db.flush(f, rocks.data);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new StoreException("flush before split key failed lo=" + lo + " hi=" + hi, e);
+    }
+  }
+
+  /**
+   * Bisection over existing keys: the interval {@code (a, b)} always has real keys at both ends, so their
+   * common prefix grows as it narrows and the numeric midpoint looks at the bytes that still differ (a
+   * dense cluster under a long prefix is resolved in a few steps). Each probe is snapped to an existing
+   * key strictly inside the interval; it stops when none is left, the left share is within tolerance, or
+   * after {@value #MAX_PROBES} probes. The answer is at least the span's second key.
+   */
+  private byte[] bisect(RocksIterator it, byte[] lo, byte[] first, byte[] second, byte[] last) {
+    double half = bytesBetween(lo, Key.of(last).successor().toByteArray()) / 2.0;
+    byte[] a = first;
+    byte[] b = last;
     byte[] best = last;
     double bestError = Double.MAX_VALUE;
     for (int i = 0; i < MAX_PROBES; i++) {
-      BigInteger mid = a.add(b).shiftRight(1);
-      if (mid.equals(a)) {
+      byte[] probe = existingKeyBetween(it, a, b);
+      if (probe == null) {
         break;
       }
-      byte[] probe = key(first, p, mid, w);
-      long left = bytesBetween(loBytes, probe);
+      long left = bytesBetween(lo, probe);
       double error = Math.abs(left - half);
       if (error < bestError) {
         bestError = error;
@@ -132,12 +163,36 @@ final class SpanSizer {
         break;
       }
       if (left < half) {
-        a = mid;
+        a = probe;
       } else {
-        b = mid;
+        b = probe;
       }
     }
-    return best;
+    return Arrays.compareUnsigned(best, second) < 0 ? second : best;
+  }
+
+  /** An existing key strictly between {@code a} and {@code b}, near their numeric midpoint; null if none. */
+  private static byte[] existingKeyBetween(RocksIterator it, byte[] a, byte[] b) {
+    int p = Arrays.mismatch(a, b);
+    if (p < 0) {
+      return null;
+    }
+    int w = Math.min(NUMERIC_WIDTH, Math.max(a.length, b.length) - p);
+    byte[] mid = key(a, p, number(a, p, w).add(number(b, p, w)).shiftRight(1), w);
+    it.seek(mid);
+    if (it.isValid() && Arrays.compareUnsigned(it.key(), a) > 0 && Arrays.compareUnsigned(it.key(), b) < 0) {
+      return it.key();
+    }
+    it.seekForPrev(mid);
+    if (it.isValid() && Arrays.compareUnsigned(it.key(), a) > 0 && Arrays.compareUnsigned(it.key(), b) < 0) {
+      return it.key();
+    }
+    // The midpoint fell outside (a, b) at this width: fall back to a's successor, if inside.
+    it.seek(a);
+    if (it.isValid() && Arrays.equals(it.key(), a)) {
+      it.next();
+    }
+    return it.isValid() && Arrays.compareUnsigned(it.key(), b) < 0 ? it.key() : null;
   }
 
   private long bytesBetween(byte[] lo, byte[] hi) {

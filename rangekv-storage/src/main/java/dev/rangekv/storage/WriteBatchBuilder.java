@@ -2,6 +2,7 @@ package dev.rangekv.storage;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -21,9 +22,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
   private final RocksHandles rocks;
   private final WriteBatch batch = new WriteBatch();
   /** Ranges whose descriptor this batch writes. */
-  private final Set<Long> statesPut = new HashSet<>();
+  private Set<Long> statesPut = Set.of();
   /** Ranges this batch sets the applied index of; each must have a stored (or batched) descriptor. */
-  private final Set<Long> appliedSet = new HashSet<>();
+  private Set<Long> appliedSet = Set.of();
   /** Largest key this batch puts: a +infinity range delete must cover it too. */
   private Key maxPut;
   private boolean sync;
@@ -58,7 +59,7 @@ public final class WriteBatchBuilder implements AutoCloseable {
     Optional<byte[]> end = store.finiteEnd(lo, hi);
     if (hi.isInfinite() && maxPut != null && maxPut.compareTo(lo) >= 0) {
       byte[] afterMaxPut = maxPut.successor().toByteArray();
-      if (end.isEmpty() || java.util.Arrays.compareUnsigned(end.get(), afterMaxPut) < 0) {
+      if (end.isEmpty() || Arrays.compareUnsigned(end.get(), afterMaxPut) < 0) {
         end = Optional.of(afterMaxPut);
       }
     }
@@ -77,6 +78,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
       batch.put(rocks.local, LocalStateCodec.appliedKey(id),
           LocalStateCodec.encodeApplied(state.appliedTerm(), state.appliedIndex()));
     });
+    if (statesPut.isEmpty()) {
+      statesPut = new HashSet<>(4);
+    }
     statesPut.add(id);
     return this;
   }
@@ -90,6 +94,9 @@ public final class WriteBatchBuilder implements AutoCloseable {
       throw new IllegalArgumentException("negative applied term=" + term + " index=" + index);
     }
     op(() -> batch.put(rocks.local, LocalStateCodec.appliedKey(rangeId), LocalStateCodec.encodeApplied(term, index)));
+    if (appliedSet.isEmpty()) {
+      appliedSet = new HashSet<>(4);
+    }
     appliedSet.add(rangeId);
     return this;
   }
@@ -153,14 +160,20 @@ public final class WriteBatchBuilder implements AutoCloseable {
     void apply() throws RocksDBException;
   }
 
+  /**
+   * Runs a batch operation under the store's guard: operations name column family handles, which are
+   * freed when the store closes, so after that they must fail instead of touching freed memory.
+   */
   private WriteBatchBuilder op(BatchOp op) {
     ensureOpen();
-    try {
-      op.apply();
-    } catch (RocksDBException e) {
-      throw new StoreException("write batch op failed", e);
-    }
-    return this;
+    return store.guarded(() -> {
+      try {
+        op.apply();
+      } catch (RocksDBException e) {
+        throw new StoreException("write batch op failed", e);
+      }
+      return this;
+    });
   }
 
   private void ensureOpen() {

@@ -161,6 +161,7 @@ class NodeStoreTest {
     assertThatThrownBy(() -> s.get(k("a"))).isInstanceOf(StoreException.class).hasMessageContaining("closed");
     assertThatThrownBy(() -> snap.get(k("a"))).isInstanceOf(StoreException.class);
     assertThatThrownBy(() -> s.write(b)).isInstanceOf(StoreException.class);
+    assertThatThrownBy(() -> b.put(k("b"), v("2"))).isInstanceOf(StoreException.class);
     b.close();
   }
 

@@ -111,6 +111,35 @@ class SpanSnapshotPropertyTest {
     deleteRecursively(out);
   }
 
+  @Test
+  void export_writesFilesOfBoundedSize() throws IOException {
+    Key lo = Key.utf8("b/");
+    RangeEnd hi = lo.prefixEnd();
+    try (NodeStore from = NodeStore.open(dir.resolve("bounded-from"), StoreOptions.defaults());
+         NodeStore to = NodeStore.open(dir.resolve("bounded-to"), StoreOptions.defaults())) {
+      try (WriteBatchBuilder b = from.newBatch()) {
+        for (int i = 0; i < 5000; i++) {
+          b.put(lo.concat(Key.utf8(String.format("%06d", i))), new byte[100]);
+        }
+        from.write(b.put(Key.utf8("a"), new byte[1]).put(Key.utf8("c"), new byte[1]));
+      }
+      long max = 64 << 10;
+      Path out = dir.resolve("bounded");
+      SpanExport export = from.exportSpan(lo, hi, out, max);
+      assertThat(export.keys()).isEqualTo(5000);
+      // 5000 entries of 108 bytes in pieces of 64 KiB of entries: 9 files.
+      assertThat(export.files()).hasSize(9);
+      for (Path f : export.files()) {
+        assertThat(Files.size(f)).isLessThan(max + (16 << 10)); // one entry over, plus index and filter blocks
+      }
+      RangeLocalState state = new RangeLocalState(new RangeDescriptor(77, lo, hi, List.of("n1"), 1), 1, 10);
+      to.ingestSpan(lo, hi, export.files(), state);
+      assertThat(to.scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false)).hasSize(5000);
+      assertThat(to.approximateSize(lo, hi).approximateKeys()).isBetween(4000L, 6000L);
+      deleteRecursively(out);
+    }
+  }
+
   private static void fill(Gen g, NodeStore store, StoreModel model) {
     try (WriteBatchBuilder b = store.newBatch()) {
       int n = g.between(0, g.size());

@@ -24,6 +24,8 @@ import org.apache.ratis.util.TimeDuration;
  * @param snapshotThreshold entries between automatic snapshots (durable applied index + log purge)
  * @param retryCacheExpiry how long Ratis remembers a (client id, call id) reply
  * @param grpcWorkerThreads Netty worker threads of Ratis' gRPC server and client
+ * @param unsafeFlush acknowledge Raft log appends before their fsync completes (benchmarks only:
+ *     a crash of a majority can then lose acknowledged writes)
  */
 public record RaftTuning(
     Duration rpcTimeoutMin,
@@ -33,18 +35,24 @@ public record RaftTuning(
     int maxEntryBytes,
     long snapshotThreshold,
     Duration retryCacheExpiry,
-    int grpcWorkerThreads) {
+    int grpcWorkerThreads,
+    boolean unsafeFlush) {
 
   /** Production-leaning defaults: 1 s / 2 s timeouts, 300–600 ms first election. */
   public static RaftTuning defaults() {
     return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
-        Duration.ofMillis(600), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2);
+        Duration.ofMillis(600), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
   }
 
   /** Faster failover and first elections for in-JVM test clusters on loopback. */
   public static RaftTuning forTests() {
     return new RaftTuning(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(100),
-        Duration.ofMillis(250), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2);
+        Duration.ofMillis(250), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
+  }
+
+  public RaftTuning withUnsafeFlush(boolean unsafe) {
+    return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe);
   }
 
   /** Ratis properties for a node with its Raft state under {@code raftDir}, listening on {@code port}. */
@@ -56,6 +64,10 @@ public record RaftTuning(
     GrpcConfigKeys.Server.setPort(p, port);
     GrpcConfigKeys.Server.setWorkerGroupSize(p, grpcWorkerThreads);
     GrpcConfigKeys.Client.setWorkerGroupSize(p, grpcWorkerThreads);
+    // With this many appends in flight to a follower, GrpcLogAppender sends heartbeats only and waits
+    // up to a heartbeat interval (rpc.timeout.min / 2) before sending more entries; the default of 8 is
+    // easily reached by concurrent writers to one range. Entries are in the log cache anyway.
+    GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 128);
 
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(rpcTimeoutMin));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(rpcTimeoutMax));
@@ -87,6 +99,7 @@ public record RaftTuning(
     // Metadata entries only advance the commit index in the log; they double the entries per write.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
 
+    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, unsafeFlush);
     RaftServerConfigKeys.RetryCache.setExpiryTime(p, millis(retryCacheExpiry));
     return p;
   }

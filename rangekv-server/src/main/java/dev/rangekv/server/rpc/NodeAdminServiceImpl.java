@@ -62,10 +62,16 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
       return;
     }
     long generation = request.getHeader().getGeneration();
+    var peers = directory.replicaRecord(rangeId);
+    if (peers.isEmpty()) {
+      out.onError(RangeKvErrors.toStatusException(RangeKvErrors.unavailable(
+          "range " + rangeId + " has no replica record on this node", true)));
+      return;
+    }
     SplitCommand split = SplitCommand.newBuilder()
         .setSplitKey(request.getSplitKey())
         .setChildRangeId(ChildRangeIds.childOf(rangeId, generation))
-        .addAllPeers(directory.replicaRecord(rangeId))
+        .addAllPeers(peers)
         .build();
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader()).setSplit(split).build();
     KvServiceImpl.complete(out, gateway.write(cmd).thenApply(CommandResult::getSplit));
