@@ -155,7 +155,7 @@ class RangeMapPropertyTest {
 
   @Test
   void arrayIndex_agreesWithTreeMap_onLargeMaps_whereTheRadixTableMatters() {
-    Property.named("large index").cases(200).sizes(1, 10_000).check(g -> {
+    Property.named("large index").cases(100).sizes(1, 10_000).check(g -> {
       int shape = g.nextInt(4);
       Supplier<Key> gen = () -> switch (shape) {
         case 0 -> KeyCodec.bigEndian(g.nextLong() >>> g.nextInt(64));
