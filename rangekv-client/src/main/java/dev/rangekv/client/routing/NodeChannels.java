@@ -1,0 +1,78 @@
+package dev.rangekv.client.routing;
+
+import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.NodeAdminServiceGrpc;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * One gRPC channel per node address, created on first use and shared by all calls. Thread-safe.
+ * Channels reconnect by themselves after a node restarts; {@link #close()} shuts all of them down.
+ */
+public final class NodeChannels implements AutoCloseable {
+  private final ConcurrentMap<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public KvServiceGrpc.KvServiceStub kv(String address) {
+    return KvServiceGrpc.newStub(channel(address));
+  }
+
+  public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
+    return NodeAdminServiceGrpc.newStub(channel(address));
+  }
+
+  private ManagedChannel channel(String address) {
+    if (closed) {
+      throw new IllegalStateException("client closed");
+    }
+    return channels.computeIfAbsent(address,
+        a -> Grpc.newChannelBuilder(a, InsecureChannelCredentials.create()).build());
+  }
+
+  /** Adapts an async unary stub method to a future. */
+  public static <Q, R> CompletableFuture<R> unary(BiConsumer<Q, StreamObserver<R>> method, Q request) {
+    CompletableFuture<R> f = new CompletableFuture<>();
+    method.accept(request, new StreamObserver<>() {
+      @Override
+      public void onNext(R value) {
+        f.complete(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        f.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        if (!f.isDone()) {
+          f.completeExceptionally(new IllegalStateException("unary call completed without a reply"));
+        }
+      }
+    });
+    return f;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (ManagedChannel c : channels.values()) {
+      c.shutdownNow();
+    }
+    for (ManagedChannel c : channels.values()) {
+      try {
+        c.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

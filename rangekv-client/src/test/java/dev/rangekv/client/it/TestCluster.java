@@ -1,0 +1,162 @@
+package dev.rangekv.client.it;
+
+import dev.rangekv.client.ClientOptions;
+import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.client.RangeKvException;
+import dev.rangekv.client.routing.RetryPolicy;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.ListRangesRequest;
+import dev.rangekv.proto.ListRangesResponse;
+import dev.rangekv.proto.NodeAdminServiceGrpc;
+import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.proto.SplitRangeRequest;
+import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.node.RaftTuning;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A 3-node in-JVM {@link LocalCluster} for client integration tests, with an admin helper that splits
+ * the range holding a key on its leader (the admin split RPC; merges and moves do not exist yet).
+ */
+final class TestCluster implements AutoCloseable {
+  final LocalCluster cluster;
+  private final Map<String, ManagedChannel> admin = new HashMap<>();
+
+  TestCluster(Path dir) throws IOException {
+    this.cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
+  }
+
+  List<String> seeds() {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      out.add(cluster.config(i).clientAddress());
+    }
+    return out;
+  }
+
+  /**
+   * Options for tests on a shared 2-core box: the default bound of 10 attempts, but backoff from 50 ms up
+   * to 2 s, so the bound spans a new child range's group creation and first election after a split
+   * (seconds when the box is busy).
+   */
+  static ClientOptions options() {
+    return ClientOptions.defaults().withTimeout(Duration.ofSeconds(30))
+        .withRetry(new RetryPolicy(10, Duration.ofMillis(50), Duration.ofSeconds(2)));
+  }
+
+  /** A client of this cluster, once the first range has a leader that serves reads. */
+  RangeKvClient client() {
+    RangeKvClient c = RangeKvClient.connect(seeds(), options());
+    awaitServing(c);
+    return c;
+  }
+
+  /** The index of the node leading the range that holds {@code key}, by its own account. */
+  int leaderIndexOf(Key key) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < deadline) {
+      for (int i = 0; i < cluster.size(); i++) {
+        if (!cluster.isRunning(i)) {
+          continue;
+        }
+        try {
+          for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+              .getReplicasList()) {
+            if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
+              return i;
+            }
+          }
+        } catch (RuntimeException e) {
+          // a node still starting: ask the others
+        }
+      }
+      pause();
+    }
+    throw new IllegalStateException("no leader for the range of " + key);
+  }
+
+  /** Waits (bounded) until a read through {@code c} succeeds: the cluster elected its first leaders. */
+  static void awaitServing(RangeKvClient c) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        c.get(Key.utf8("ready?"));
+        return;
+      } catch (RangeKvException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
+    ManagedChannel ch = admin.computeIfAbsent(address, a -> ManagedChannelBuilder.forTarget(a).usePlaintext().build());
+    return NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS);
+  }
+
+  /** Splits the range holding {@code at} (unless {@code at} is already a boundary); retries until done. */
+  SplitRangeResponse split(Key at) {
+    RuntimeException last = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < deadline) {
+      for (int i = 0; i < cluster.size(); i++) {
+        if (!cluster.isRunning(i)) {
+          continue;
+        }
+        String address = cluster.config(i).clientAddress();
+        try {
+          ListRangesResponse list = admin(address).listRanges(ListRangesRequest.getDefaultInstance());
+          for (ReplicaStatus s : list.getReplicasList()) {
+            RangeDescriptor d = ProtoValues.descriptor(s.getRange());
+            if (!s.getLeader() || !d.contains(at)) {
+              continue;
+            }
+            if (d.start().equals(at)) {
+              return null;
+            }
+            return admin(address).splitRange(SplitRangeRequest.newBuilder()
+                .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
+                .setSplitKey(ProtoValues.bytes(at)).build());
+          }
+        } catch (RuntimeException e) {
+          last = e;
+        }
+      }
+      pause(); // polling for a leader to appear: there is no event to await
+    }
+    throw new IllegalStateException("could not split at " + at, last);
+  }
+
+  /** A short pause between polls of a condition that has no event to await (bounded by the caller). */
+  static void pause() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (ManagedChannel ch : admin.values()) {
+      ch.shutdownNow();
+    }
+    cluster.close();
+  }
+
+}
