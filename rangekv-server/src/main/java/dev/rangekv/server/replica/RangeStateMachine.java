@@ -67,6 +67,8 @@ public final class RangeStateMachine extends BaseStateMachine {
   private final Object applyLock = new Object();
   /** The left neighbour this range is frozen for (a merge in progress); 0 when not frozen. */
   private volatile long frozenFor;
+  /** Log index of the last freeze or unfreeze applied since start (0: none): see {@link #freezeEpoch}. */
+  private volatile long freezeEpoch;
   /** A span snapshot fetched from the leader, installed by {@link #reinitialize}. */
   private volatile StagedSpan staged;
 
@@ -110,6 +112,15 @@ public final class RangeStateMachine extends BaseStateMachine {
   /** True while a merge has frozen this range (it refuses everything but the unfreeze). */
   public boolean isFrozen() {
     return frozenFor != 0;
+  }
+
+  /**
+   * Changes with every applied freeze and unfreeze. Writes key their Ratis retry-cache identity on it:
+   * a write applied as a frozen refusal is cached by Ratis, and after an aborted merge's unfreeze its
+   * retry (same write id, same generation) must be a new invocation, not that cached refusal.
+   */
+  public long freezeEpoch() {
+    return freezeEpoch;
   }
 
   /**
@@ -212,6 +223,9 @@ public final class RangeStateMachine extends BaseStateMachine {
     if (change != null) {
       descriptor = change.next();
       frozenFor = change.frozenFor();
+      if (change.kind().endsWith("freeze")) {
+        freezeEpoch = index;
+      }
       log.info("range descriptor changed rangeId={} change={} descriptor={} frozenFor={} index={}",
           rangeId, change.kind(), change.next(), frozenFor, index);
     }

@@ -134,7 +134,8 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
         .setWriteId(writeId)
         .setBatch(BatchRequest.newBuilder().setHeader(header).addAllMutations(mutations))
         .build();
-    complete(out, gateway.write(cmd, ratisClientId(writeId, header), writeId.getRequestId())
+    complete(out, gateway.write(cmd, ratisClientId(writeId, header, gateway.freezeEpoch(header.getRangeId())),
+        writeId.getRequestId())
         .thenApply(CommandResult::getBatch).thenApply(reply));
   }
 
@@ -152,13 +153,15 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
    * The Ratis client id of a write: derived from the client id AND the addressed (range, generation).
    * Ratis' retry cache replays a cached reply for a repeated (client id, call id), including an
    * apply-time RANGE_MOVED; keyed per generation, a retry re-addressed after a split or to another
-   * range is a new Ratis invocation, while retries at the same address still hit the cache. At-most-once
-   * across ranges and restarts is the apply-time dedupe table's job.
+   * range is a new Ratis invocation, while retries at the same address still hit the cache. The range's
+   * freeze epoch is part of it too: an aborted merge unfreezes without a new generation, and a write
+   * refused at apply time by the freeze must not get that cached refusal again. At-most-once across
+   * ranges and restarts is the apply-time dedupe table's job (frozen refusals record nothing there).
    */
-  static ClientId ratisClientId(WriteId writeId, RangeHeader header) {
+  static ClientId ratisClientId(WriteId writeId, RangeHeader header, long freezeEpoch) {
     byte[] id = writeId.getClientId().toByteArray();
-    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(id.length + 16).put(id)
-        .putLong(header.getRangeId()).putLong(header.getGeneration());
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(id.length + 24).put(id)
+        .putLong(header.getRangeId()).putLong(header.getGeneration()).putLong(freezeEpoch);
     return ClientId.valueOf(java.util.UUID.nameUUIDFromBytes(buf.array()));
   }
 

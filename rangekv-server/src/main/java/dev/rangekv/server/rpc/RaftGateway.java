@@ -75,6 +75,11 @@ public final class RaftGateway {
     });
   }
 
+  /** The freeze epoch of this node's replica of {@code rangeId} (0 when it has none). */
+  public long freezeEpoch(long rangeId) {
+    return directory.replica(rangeId).map(RangeStateMachine::freezeEpoch).orElse(0L);
+  }
+
   /** A node-originated write (e.g. a split) under the node's own client id. */
   public CompletableFuture<CommandResult> write(RangeCommand cmd) {
     return write(cmd, nodeClientId, callIds.incrementAndGet());
