@@ -99,6 +99,12 @@ public record RaftTuning(
     // Metadata entries only advance the commit index in the log; they double the entries per write.
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
 
+    // A follower chains each appendEntries' log append after the previous one's completion, which is
+    // its fsync (RATIS-2235): one fsync per leader RPC, strictly in turn, so concurrent writers never
+    // share a flush and writes/s = 1 / fsync time. Off, appends go in stream order without waiting
+    // and the log worker batches them into one fsync (RATIS-2387; BENCHMARKS.md "Replication: throughput").
+    RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
+
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, unsafeFlush);
     RaftServerConfigKeys.RetryCache.setExpiryTime(p, millis(retryCacheExpiry));
     return p;
