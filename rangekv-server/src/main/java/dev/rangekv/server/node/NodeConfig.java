@@ -47,13 +47,26 @@ public record NodeConfig(
     return host + ":" + clientPort;
   }
 
-  /** A port free on loopback right now (another process may still take it before we bind). */
+  /**
+   * A free loopback port, never one this JVM handed out before: several nodes of a {@code LocalCluster}
+   * pick ports before any binds, and the OS may offer a just-released port twice. (Ratis' gRPC server
+   * exits the JVM when its bind fails, so a duplicate is fatal, not an error.)
+   */
   public static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port", e);
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port;
+      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        s.setReuseAddress(true);
+        port = s.getLocalPort();
+      } catch (IOException e) {
+        throw new UncheckedIOException("no free loopback port", e);
+      }
+      if (HANDED_OUT.add(port)) {
+        return port;
+      }
     }
+    throw new IllegalStateException("no loopback port left that this JVM has not handed out already");
   }
+
+  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 }
