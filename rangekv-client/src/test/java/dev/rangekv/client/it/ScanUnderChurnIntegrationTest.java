@@ -4,7 +4,9 @@ import static dev.rangekv.client.it.ClientClusterIntegrationTest.drain;
 import static dev.rangekv.client.it.ClientClusterIntegrationTest.expected;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.client.routing.RetryPolicy;
 import dev.rangekv.client.routing.RouteTable;
 import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
@@ -38,6 +40,16 @@ class ScanUnderChurnIntegrationTest {
 
   @TempDir Path dir;
 
+  /**
+   * {@link TestCluster#options()} with 30 attempts instead of 10: the churn reshapes ranges back to back,
+   * and one page can meet several reshapes in a row, each costing it up to three attempts (RANGE_MOVED,
+   * RANGE_NOT_FOUND while a child's group starts, NOT_LEADER before its first election). The bound
+   * stays; what the scans return is checked exactly.
+   */
+  static ClientOptions options() {
+    return TestCluster.options().withRetry(new RetryPolicy(30, Duration.ofMillis(50), Duration.ofSeconds(2)));
+  }
+
   static Key k(int i) {
     return Key.utf8(String.format("churn/%05d", i));
   }
@@ -45,7 +57,8 @@ class ScanUnderChurnIntegrationTest {
   @Test
   @Timeout(value = 240, unit = TimeUnit.SECONDS)
   void scans_whileRangesSplitMergeAndMove_returnExactlyTheModel_andStaleRoutesRecover() throws Exception {
-    try (TestCluster tc = new TestCluster(dir, 4); RangeKvClient client = tc.client()) {
+    try (TestCluster tc = new TestCluster(dir, 4); RangeKvClient client = RangeKvClient.connect(tc.seeds(), options())) {
+      TestCluster.awaitServing(client);
       NavigableMap<Key, String> model = new TreeMap<>();
       List<CompletableFuture<Void>> writes = new ArrayList<>();
       for (int i = 0; i < N; i++) {
@@ -93,7 +106,7 @@ class ScanUnderChurnIntegrationTest {
           assertThat(now.ranges()).as("pre-churn descriptor still current").doesNotContain(old);
         }
       }
-      try (RangeKvClient stale = RangeKvClient.connect(tc.seeds(), TestCluster.options())) {
+      try (RangeKvClient stale = RangeKvClient.connect(tc.seeds(), options())) {
         stale.installRoutes(before);
         for (int i = 0; i < N; i += 7) {
           assertThat(stale.get(k(i)).map(String::new)).contains("v" + i);
