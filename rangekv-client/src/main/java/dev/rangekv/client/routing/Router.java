@@ -184,7 +184,12 @@ public final class Router {
       } else if (!node.isEmpty()) {
         c.failedNodes.add(node);
       }
-      RetryPolicy.Decision d = policy.decide(failure, c.op.isWrite(), c.attempts, c.ambiguous,
+      // RANGE_MOVED that taught the cache nothing (a replica lagging, or a range frozen while a merge
+      // runs: it names only itself and the merge target) is no fix: back off like any other wait, or
+      // the attempt bound is spent in milliseconds on a state that lasts until the merge finishes
+      Failure judged = failure instanceof Failure.RangeMoved m && !c.lastNewsLearnt
+          ? new Failure.RangeMoved(List.of(), Map.of(), m.detail()) : failure;
+      RetryPolicy.Decision d = policy.decide(judged, c.op.isWrite(), c.attempts, c.ambiguous,
           c.deadline - nanoClock.getAsLong(), random.getAsDouble());
       c.ambiguous = d.ambiguous();
       if (d.kind() != RetryPolicy.Kind.RETRY) {

@@ -3,9 +3,11 @@ package dev.rangekv.client.it;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
+import dev.rangekv.client.routing.CacheFold;
 import dev.rangekv.client.routing.RetryPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.core.rangemap.RangeMap;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
@@ -28,15 +30,42 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A 3-node in-JVM {@link LocalCluster} for client integration tests, with an admin helper that splits
- * the range holding a key on its leader (the admin split RPC; merges and moves do not exist yet).
+ * An in-JVM {@link LocalCluster} (3 nodes unless told) for client integration tests, with admin helpers
+ * that split the range holding a key on its leader and list the cluster's current ranges.
  */
 final class TestCluster implements AutoCloseable {
   final LocalCluster cluster;
   private final Map<String, ManagedChannel> admin = new HashMap<>();
 
   TestCluster(Path dir) throws IOException {
-    this.cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
+    this(dir, 3);
+  }
+
+  /** {@code size} nodes; the first range starts on the first three. */
+  TestCluster(Path dir, int size) throws IOException {
+    this.cluster = LocalCluster.start(size, dir, RaftTuning.forTests());
+  }
+
+  /**
+   * The current tiling as the running nodes report it: every replica's descriptor folded by generation
+   * (a lagging replica's older descriptor loses), placeholders where nobody answered.
+   */
+  RangeMap ranges() {
+    List<RangeDescriptor> all = new ArrayList<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
+      }
+      try {
+        for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+            .getReplicasList()) {
+          all.add(ProtoValues.descriptor(s.getRange()));
+        }
+      } catch (RuntimeException e) {
+        // a node that does not answer: the others describe its ranges too
+      }
+    }
+    return CacheFold.fold(List.of(), all);
   }
 
   List<String> seeds() {
