@@ -406,6 +406,14 @@ public final class RangeStateMachine extends BaseStateMachine {
       log.info("range span snapshot installed rangeId={} appliedIndex={}", rangeId, span.appliedIndex());
     }
     store.rangeState(rangeId).ifPresent(this::load);
+    if (span != null && snapshot == null) {
+      // A split child with no writes yet ships applied index 0, which load() does not treat as a
+      // snapshot; but Ratis' reload after an install requires one (null -> NPE, division closed).
+      // Index 0 of a child's log is its initial configuration entry, never a state machine command.
+      TermIndex ti = TermIndex.valueOf(span.appliedTerm(), span.appliedIndex());
+      snapshot = ti;
+      setLastAppliedTermIndex(ti);
+    }
     if (getLifeCycleState() == LifeCycle.State.PAUSED) {
       getLifeCycle().transition(LifeCycle.State.STARTING);
       getLifeCycle().transition(LifeCycle.State.RUNNING);
