@@ -1,0 +1,23 @@
+package dev.rangekv.meta.state;
+
+import dev.rangekv.proto.meta.MetaCommand;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** This node's replica of the meta range: its applied state, its leadership, and writes through Raft. */
+public interface MetaGroup {
+  /** The state applied on this node. */
+  MetaView view();
+
+  /** True while this node is the meta range's leader (and its lease-holder for local reads). */
+  boolean isLeader();
+
+  /** The meta leader's node id, when known. */
+  Optional<String> leaderNodeId();
+
+  /**
+   * Proposes {@code command} (only on the leader) and completes with the view after it was applied
+   * here; fails with {@code NotMetaLeaderException} elsewhere, or with the Raft error.
+   */
+  CompletableFuture<MetaView> propose(MetaCommand command);
+}

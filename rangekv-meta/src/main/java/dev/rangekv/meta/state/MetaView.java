@@ -1,0 +1,41 @@
+package dev.rangekv.meta.state;
+
+import com.google.protobuf.ByteString;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.GetMapResponse;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeDescriptorProto;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A consistent, immutable view of the meta range's applied state on one node: the range map (always
+ * tiling the keyspace), the node records and the event log.
+ */
+public interface MetaView {
+  /** Grows by one with every change to the map. */
+  long mapVersion();
+
+  /** The map's descriptors in key order; they tile the keyspace. */
+  List<RangeDescriptorProto> ranges();
+
+  /**
+   * True when the entry for {@code rangeId} is a trimmed remnant of an older descriptor, kept so every
+   * key still routes somewhere until the real successor is reported: the controller leaves it alone.
+   */
+  boolean provisional(long rangeId);
+
+  /** The range holding {@code key}: the greatest start {@code <=} key. */
+  RangeDescriptorProto lookup(ByteString key);
+
+  Optional<RangeDescriptorProto> range(long rangeId);
+
+  /** The changes since {@code sinceVersion}, or the whole map when that is 0 or too old. */
+  GetMapResponse changesSince(long sinceVersion);
+
+  /** Registered nodes, by node id. */
+  List<NodeRecord> nodes();
+
+  /** Kept events with seq above {@code afterSeq} (about {@code rangeId} unless 0), oldest first, at most {@code limit} (0 = all). */
+  List<EventProto> events(long afterSeq, int limit, long rangeId);
+}
