@@ -38,11 +38,16 @@ public final class Table {
     boolean[] numeric = new boolean[n];
     for (int i = 0; i < n; i++) {
       width[i] = headers.get(i).length();
-      numeric[i] = !rows.isEmpty();
+      boolean allNumbers = true;
+      boolean anyNumber = false;
       for (List<String> r : rows) {
-        width[i] = Math.max(width[i], r.get(i).length());
-        numeric[i] &= r.get(i).matches("[-+]?[0-9][0-9,.]*( ?[KMGT]?i?B|%|/s)?|-");
+        String c = r.get(i);
+        width[i] = Math.max(width[i], c.length());
+        boolean number = c.matches("[-+]?[0-9][0-9,.]*( ?[KMGT]?i?B|%|/s)?");
+        anyNumber |= number;
+        allNumbers &= number || c.equals("-"); // "-" stands for a missing number
       }
+      numeric[i] = anyNumber && allNumbers;
     }
     line(out, headers, width, numeric);
     for (List<String> r : rows) {
