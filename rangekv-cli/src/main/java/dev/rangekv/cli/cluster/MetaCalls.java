@@ -121,7 +121,10 @@ public final class MetaCalls implements AutoCloseable {
         return new CliException("unknown range " + t.getRangeNotFound().getRangeId(), e);
       }
       if (t.hasInvalidArgument()) {
-        return new CliException("invalid argument: " + t.getMessage(), e);
+        // messages read "<limit>: <text>", e.g. "range_id: unknown range 42": people need the text
+        String limit = t.getInvalidArgument().getLimit() + ": ";
+        String text = t.getMessage().startsWith(limit) ? t.getMessage().substring(limit.length()) : t.getMessage();
+        return new CliException(text.isEmpty() ? "invalid argument " + t.getInvalidArgument().getLimit() : text, e);
       }
       if (t.hasNotLeader()) {
         return new CliException("no meta leader answered (last asked " + address + "): " + t.getMessage(), e);

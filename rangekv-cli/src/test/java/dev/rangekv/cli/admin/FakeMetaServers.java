@@ -116,7 +116,9 @@ final class FakeMetaServers implements AutoCloseable {
     @Override
     public void why(WhyRequest req, StreamObserver<WhyResponse> out) {
       if (req.getRangeId() != 7) {
-        out.onError(RangeKvErrors.toStatusException(RangeKvErrors.rangeNotFound(req.getRangeId())));
+        // as MetaServiceImpl answers an unknown range id
+        out.onError(RangeKvErrors.toStatusException(
+            RangeKvErrors.invalidArgument("range_id", "unknown range " + req.getRangeId())));
         return;
       }
       reply(out, WhyResponse.newBuilder().setRange(R7).addDecisions(ALERT).addEvents(SPLIT).build());
