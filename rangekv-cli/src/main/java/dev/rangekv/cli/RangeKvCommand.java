@@ -8,10 +8,12 @@ import dev.rangekv.cli.admin.PresplitCommand;
 import dev.rangekv.cli.admin.RangesCommand;
 import dev.rangekv.cli.admin.SplitCommand;
 import dev.rangekv.cli.admin.WhyCommand;
+import dev.rangekv.cli.demo.DemoCommand;
 import dev.rangekv.cli.kv.DelCommand;
 import dev.rangekv.cli.kv.GetCommand;
 import dev.rangekv.cli.kv.PutCommand;
 import dev.rangekv.cli.kv.ScanCommand;
+import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
 import java.io.PrintWriter;
 import java.util.List;
@@ -31,6 +33,7 @@ import picocli.CommandLine.Option;
     subcommands = {
         CommandLine.HelpCommand.class,
         DemoCommand.class,
+        StartCommand.class,
         PutCommand.class,
         GetCommand.class,
         DelCommand.class,
@@ -117,6 +120,10 @@ public final class RangeKvCommand implements Runnable {
     String level = list.contains("--verbose") || LOGGING_COMMANDS.contains(command) ? "info"
         : command.equals("demo") ? "error" : "warn";
     System.setProperty(key, level);
+    if (!level.equals("info")) {
+      // gRPC and Ratis' shaded gRPC log through java.util.logging: keep their INFO lines off the output
+      java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    }
     System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
     System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
   }

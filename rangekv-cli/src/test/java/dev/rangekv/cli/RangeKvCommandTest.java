@@ -22,7 +22,7 @@ class RangeKvCommandTest {
   void help_listsEveryCommand() {
     CliRun r = CliRun.of("--help");
     assertThat(r.exit()).isZero();
-    for (String c : new String[] {"demo", "put", "get", "del", "scan", "ranges", "nodes", "events", "why", "split",
+    for (String c : new String[] {"demo", "start", "put", "get", "del", "scan", "ranges", "nodes", "events", "why", "split",
         "merge", "move", "presplit", "sim"}) {
       assertThat(r.out()).contains("  " + c + " ");
     }
