@@ -120,6 +120,10 @@ public final class RangeKvCommand implements Runnable {
     String level = list.contains("--verbose") || LOGGING_COMMANDS.contains(command) ? "info"
         : command.equals("demo") ? "error" : "warn";
     System.setProperty(key, level);
+    if (!list.contains("--verbose")) {
+      // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
+    }
     if (!level.equals("info")) {
       // gRPC and Ratis' shaded gRPC log through java.util.logging: keep their INFO lines off the output
       java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
