@@ -3,6 +3,7 @@ package dev.rangekv.cli.node;
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.ControllerConfigBuilder;
+import dev.rangekv.server.node.MetaSettings;
 import dev.rangekv.server.node.NodeConfig;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.server.node.RangeKvNode;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,6 +31,9 @@ import picocli.CommandLine.Option;
     description = "Run a node. Without --join on an empty --data-dir: bootstrap a new cluster. With --join: join one."
         + " Restarting with the same --data-dir resumes. Stops cleanly on SIGTERM / Ctrl-C.")
 public final class StartCommand implements Callable<Integer> {
+  /** How long bootstrapping or joining may take (a joining node waits for the meta leader to answer). */
+  private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -88,13 +93,13 @@ public final class StartCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       if (join != null) {
-        node.join(List.copyOf(join));
-      } else if (fresh) {
-        node.bootstrapCluster();
+        node.join(JOIN_TIMEOUT); // registers (again, after a restart) through the seeds in its MetaSettings
+      } else {
+        node.bootstrapCluster(JOIN_TIMEOUT); // a no-op when the store holds ranges already (a restart)
       }
-    } catch (RuntimeException e) {
-      throw new CliException("node " + nodeId + (join != null ? " could not join " + join : " could not bootstrap")
-          + ": " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      throw new CliException("node " + nodeId + (join != null ? " could not join through " + String.join(",", join)
+          : " could not bootstrap a cluster") + ": " + e.getMessage(), e);
     }
     String how = join != null ? "joined the cluster through " + String.join(",", join)
         : fresh ? "bootstrapped a new cluster" : "resumed from its data directory";
@@ -136,9 +141,9 @@ public final class StartCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) { // InvalidConfigException names every bad setting
       throw usage("--set: " + e.getMessage());
     }
+    MetaSettings meta = MetaSettings.enabled(controller, join == null ? List.of() : List.copyOf(join)).withZone(zone);
     return new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
-        StoreOptions.defaults())
-        .withController(controller);
+        StoreOptions.defaults(), meta);
   }
 
   private CommandLine.ParameterException usage(String message) {
