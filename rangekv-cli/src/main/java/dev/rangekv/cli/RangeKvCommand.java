@@ -120,7 +120,7 @@ public final class RangeKvCommand implements Runnable {
     String level = list.contains("--verbose") || LOGGING_COMMANDS.contains(command) ? "info"
         : command.equals("demo") ? "error" : "warn";
     System.setProperty(key, level);
-    if (!list.contains("--verbose")) {
+    if (level.equals("info") && !list.contains("--verbose")) {
       // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
     }
