@@ -123,6 +123,9 @@ public final class RangeKvCommand implements Runnable {
     if (level.equals("info") && !list.contains("--verbose")) {
       // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
+    } else if (command.equals("demo") && !list.contains("--verbose")) {
+      // the demo's nodes log errors with stack traces while they stop one after another: noise here
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "off");
     }
     if (!level.equals("info")) {
       // gRPC and Ratis' shaded gRPC log through java.util.logging: keep their INFO lines off the output

@@ -149,9 +149,6 @@ public final class DemoCommand implements Callable<Integer> {
         if (writers.errors() > 0) {
           out.println("failed writes: " + writers.errors() + " (last: " + writers.lastError() + ")");
         }
-        out.println();
-        out.println("ranges at the end:");
-        monitor.printRanges();
         Summary.print(out, phases, interval.toMillis() / 1000.0);
       }
     } catch (IOException e) {

@@ -3,7 +3,6 @@ package dev.rangekv.cli.demo;
 import dev.rangekv.cli.admin.MetaViews;
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.cluster.MetaCalls;
-import dev.rangekv.cli.format.KeyFormat;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.ListEventsRequest;
 import dev.rangekv.proto.ListRangeStatsRequest;
@@ -25,9 +24,7 @@ final class Monitor {
   private final Writers writers;
   private final PrintWriter out;
   private final List<String> nodeIds;
-  private final KeyFormat keys = new KeyFormat(false);
   private long lastSeq;
-  private List<RangeStatsProto> lastRanges = List.of();
 
   Monitor(MetaCalls meta, Writers writers, PrintWriter out, List<String> nodeIds) {
     this.meta = meta;
@@ -47,10 +44,12 @@ final class Monitor {
     line.append(String.format(Locale.ROOT, "  hottest %3.0f%%", writes == 0 ? 0.0 : 100.0 * hottest / writes));
     List<EventProto> events = List.of();
     try {
-      lastRanges = meta.read(s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance())).getRangesList();
+      List<RangeStatsProto> ranges =
+          meta.read(s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance())).getRangesList();
       events = meta.read(s -> s.listEvents(ListEventsRequest.newBuilder().setAfterSeq(lastSeq).build())).getEventsList();
-      stats.ranges(lastRanges.size());
-      line.append("  | ranges ").append(lastRanges.size()).append(" |").append(perNode(lastRanges));
+      String perNode = perNode(ranges);
+      stats.map(ranges.size(), perNode.strip());
+      line.append("  | ranges ").append(ranges.size()).append(" |").append(perNode);
     } catch (CliException e) {
       line.append("  | meta range not answering: ").append(e.getMessage());
     }
@@ -99,12 +98,5 @@ final class Monitor {
     counts.forEach((node, c) -> sb.append(String.format(Locale.ROOT, " %s %dr/%dL %sqps", node, c[0], c[1],
         MetaViews.qps(qps.getOrDefault(node, 0.0)))));
     return sb.toString();
-  }
-
-  /** The ranges as last seen, for the summary. */
-  void printRanges() {
-    if (!lastRanges.isEmpty()) {
-      MetaViews.rangesTable(lastRanges, keys).print(out);
-    }
   }
 }

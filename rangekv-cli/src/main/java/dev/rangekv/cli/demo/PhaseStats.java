@@ -14,7 +14,8 @@ final class PhaseStats {
   private long writes;
   private double rangeSeconds; // sum over ticks of (distinct ranges written in the tick)
   private long hottestWrites;  // sum over ticks of the hottest range's writes in the tick
-  private int maxRanges;
+  private int ranges;
+  private String nodes = "";
   private final Map<String, Integer> events = new TreeMap<>();
 
   PhaseStats(Phase phase) {
@@ -35,8 +36,10 @@ final class PhaseStats {
     rangeSeconds += window.size();
   }
 
-  void ranges(int count) {
-    maxRanges = Math.max(maxRanges, count);
+  /** The map as the meta range last reported it: range count and per-node replicas/leaders/load. */
+  void map(int rangeCount, String perNode) {
+    ranges = rangeCount;
+    nodes = perNode;
   }
 
   void event(String kind) {
@@ -68,8 +71,12 @@ final class PhaseStats {
     return writes;
   }
 
-  int maxRanges() {
-    return maxRanges;
+  int ranges() {
+    return ranges;
+  }
+
+  String nodes() {
+    return nodes;
   }
 
   int count(String kind) {

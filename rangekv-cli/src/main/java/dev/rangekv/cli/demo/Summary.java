@@ -21,6 +21,11 @@ final class Summary {
     row(out, "splits (declined)", phases, p -> p.count("split") + " (" + p.count("split-declined") + ")");
     row(out, "moves / leader transfers", phases, p -> p.count("move") + " / " + p.count("leader-transfer"));
     row(out, "alerts", phases, PhaseStats::alerts);
+    row(out, "ranges at the end", phases, p -> Integer.toString(p.ranges()));
+    for (PhaseStats p : phases) {
+      out.println("nodes at the end of " + p.phase().shortName() + " (replicas/leaders/load of the ranges led): "
+          + (p.nodes().isEmpty() ? "unknown" : p.nodes()));
+    }
     out.println();
     out.println("With event_ts first, every new event sorts after every existing one: all writes go to the last");
     out.println("range, splitting it leaves the hot tail where it was, and the monotonic-key alert fires. With");

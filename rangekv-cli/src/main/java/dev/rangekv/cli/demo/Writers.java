@@ -60,7 +60,8 @@ final class Writers {
         window.get().computeIfAbsent(client.rangeOf(key).rangeId(), id -> new LongAdder()).increment();
       } catch (RangeKvException e) {
         errors.increment();
-        lastError.set(e.code() + ": " + e.getMessage());
+        String m = e.code() + ": " + e.getMessage();
+        lastError.set(m.length() > 200 ? m.substring(0, 200) + "..." : m);
       }
     }
   }

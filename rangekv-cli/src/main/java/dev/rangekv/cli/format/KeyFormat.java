@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -14,7 +15,9 @@ import java.util.stream.Collectors;
 /**
  * Keys and values on the command line: UTF-8 text by default, raw bytes as hex with {@code --hex}.
  * Rendering for people shows printable text as is, tuple keys (from {@link KeyCodec}) as
- * {@code (a, b, c)}, anything else as {@code 0x...}; with hex on, always hex. Immutable.
+ * {@code (a, b, c)} (a split key cut inside a tuple as its whole elements plus the escaped rest, e.g.
+ * {@code ("t", 17)+"\x02o1"}), other keys escaped ({@code "\x00ab"}) and values as {@code 0x...};
+ * with hex on, always hex. Immutable.
  *
  * @param hex keys and values are hex on input and output
  */
@@ -75,6 +78,14 @@ public record KeyFormat(boolean hex) {
       if (tuple != null) {
         return tuple;
       }
+      // a split key may cut a tuple inside an element: show the whole elements, then the rest
+      for (int len = bytes.length - 1; len > 0; len--) {
+        String head = tuple(Arrays.copyOf(bytes, len));
+        if (head != null) {
+          return head + "+" + Key.of(Arrays.copyOfRange(bytes, len, bytes.length));
+        }
+      }
+      return Key.of(bytes).toString();
     }
     return "0x" + HexFormat.of().formatHex(bytes);
   }

@@ -141,7 +141,10 @@ public final class StartCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) { // InvalidConfigException names every bad setting
       throw usage("--set: " + e.getMessage());
     }
-    MetaSettings meta = MetaSettings.enabled(controller, join == null ? List.of() : List.copyOf(join)).withZone(zone);
+    // the nodes it reaches the meta range through: the join seeds, or itself when it bootstraps the
+    // cluster (any node answers meta calls or redirects to the leader, so its own address always works)
+    List<String> seeds = join == null ? List.of(client.toString()) : List.copyOf(join);
+    MetaSettings meta = MetaSettings.enabled(controller, seeds).withZone(zone);
     return new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
         StoreOptions.defaults(), meta);
   }
