@@ -95,24 +95,38 @@ public final class MetaViews {
     return m;
   }
 
-  /** {@code #12 21:55:03 split [r3,r9] size above max-bytes: r3 split at ... (bytes=1.2M max-bytes=1M)}. */
+  /**
+   * {@code #12 21:55:03 split [r3,r9] r3 split at ... — size above max-bytes (bytes=1.2e6 max-bytes=1048576)}:
+   * the reason and figures are left out when the detail already says them.
+   */
   public static String eventLine(EventProto e) {
+    StringBuilder sb = head(e);
+    if (!e.getDetail().isEmpty()) {
+      sb.append(' ').append(e.getDetail());
+    }
+    if (!e.getReason().isEmpty() && !e.getDetail().contains(e.getReason())) {
+      sb.append(e.getDetail().isEmpty() ? " " : " — ").append(e.getReason());
+    }
+    if (e.getFiguresCount() > 0 && !e.getDetail().contains(e.getFigures(0).getName() + "=")) {
+      sb.append(e.getFiguresList().stream().map(MetaViews::figure).collect(Collectors.joining(" ", " (", ")")));
+    }
+    return sb.toString();
+  }
+
+  /** The line of {@link #eventLine} cut at {@code maxChars} (a live view has no room for every figure). */
+  public static String shortEventLine(EventProto e, int maxChars) {
+    String line = eventLine(e);
+    return line.length() <= maxChars ? line : line.substring(0, Math.max(0, maxChars - 3)) + "...";
+  }
+
+  private static StringBuilder head(EventProto e) {
     StringBuilder sb = new StringBuilder();
     sb.append('#').append(e.getSeq()).append(' ').append(CLOCK.format(Instant.ofEpochMilli(e.getAtMillis())))
         .append(' ').append(e.getKind());
     if (e.getRangeIdsCount() > 0) {
       sb.append(e.getRangeIdsList().stream().map(id -> "r" + id).collect(Collectors.joining(",", " [", "]")));
     }
-    if (!e.getDetail().isEmpty()) {
-      sb.append(' ').append(e.getDetail());
-    }
-    if (!e.getReason().isEmpty()) {
-      sb.append(e.getDetail().isEmpty() ? " " : " — ").append(e.getReason());
-    }
-    if (e.getFiguresCount() > 0) {
-      sb.append(e.getFiguresList().stream().map(MetaViews::figure).collect(Collectors.joining(" ", " (", ")")));
-    }
-    return sb.toString();
+    return sb;
   }
 
   private static String figure(FigureProto f) {

@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * events, and adds everything to the current phase's {@link PhaseStats}. Runs on one thread.
  */
 final class Monitor {
+  private static final int EVENT_LINE_CHARS = 220;
+
   private final MetaCalls meta;
   private final Writers writers;
   private final PrintWriter out;
@@ -56,11 +58,20 @@ final class Monitor {
     if (writers.errors() > 0) {
       line.append("  | failed writes ").append(writers.errors());
     }
+    int mergesDeclined = 0;
+    for (EventProto e : events) {
+      mergesDeclined += e.getKind().equals("merge-declined") ? 1 : 0;
+    }
+    if (mergesDeclined > 0) {
+      line.append("  | merges declined ").append(mergesDeclined); // every tick re-evaluates them: counted, not listed
+    }
     out.println(line);
     for (EventProto e : events) {
       lastSeq = Math.max(lastSeq, e.getSeq());
       stats.event(e.getKind());
-      out.println("    event " + MetaViews.eventLine(e));
+      if (!e.getKind().equals("merge-declined")) {
+        out.println("    event " + MetaViews.shortEventLine(e, EVENT_LINE_CHARS));
+      }
     }
     out.flush();
   }
