@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -129,6 +131,7 @@ public final class DemoCommand implements Callable<Integer> {
         client.withTimeout(Duration.ofSeconds(30)).put(Phase.BY_ORDER.key(0, "warm-up", 0), new byte[1]);
         monitor.skipEarlierEvents();
         List<PhaseStats> phases = new ArrayList<>();
+        Map<Phase, PhaseStats> byPhase = new EnumMap<>(Phase.class);
         writers.start(writerCount);
         try {
           for (Phase phase : Phase.values()) {
@@ -141,7 +144,8 @@ public final class DemoCommand implements Callable<Integer> {
             out.println("== " + phase.title() + " ==");
             PhaseStats stats = new PhaseStats(phase);
             phases.add(stats);
-            runPhase(monitor, stats, duration.dividedBy(Phase.values().length));
+            byPhase.put(phase, stats);
+            runPhase(monitor, stats, byPhase, duration.dividedBy(Phase.values().length));
           }
         } finally {
           writers.stop();
@@ -156,7 +160,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private void runPhase(Monitor monitor, PhaseStats stats, Duration length) throws InterruptedException {
+  private void runPhase(Monitor monitor, PhaseStats stats, Map<Phase, PhaseStats> byPhase, Duration length)
+      throws InterruptedException {
     long start = System.nanoTime();
     long end = start + length.toNanos();
     long next = start;
@@ -167,7 +172,7 @@ public final class DemoCommand implements Callable<Integer> {
         TimeUnit.NANOSECONDS.sleep(wait); // the live line's cadence: this loop only prints
       }
       double tick = (System.nanoTime() - (next - interval.toNanos())) / 1e9;
-      monitor.tick(stats, Math.max(tick, 0.001), (System.nanoTime() - start) / 1e9);
+      monitor.tick(stats, byPhase, Math.max(tick, 0.001), (System.nanoTime() - start) / 1e9);
     }
   }
 

@@ -35,8 +35,12 @@ final class Monitor {
     this.nodeIds = List.copyOf(nodeIds);
   }
 
-  /** One tick of {@code tickSeconds} in {@code stats}' phase, {@code elapsed} seconds into it. */
-  void tick(PhaseStats stats, double tickSeconds, double elapsed) {
+  /**
+   * One tick of {@code tickSeconds} in {@code stats}' phase, {@code elapsed} seconds into it. An alert
+   * naming the other phase's table counts for that phase ({@code byPhase}): the detector's window
+   * reaches back over the phase switch, and the summary compares key designs.
+   */
+  void tick(PhaseStats stats, Map<Phase, PhaseStats> byPhase, double tickSeconds, double elapsed) {
     Map<Long, Long> window = writers.drainWindow();
     stats.tick(tickSeconds, window);
     long writes = window.values().stream().mapToLong(Long::longValue).sum();
@@ -68,7 +72,15 @@ final class Monitor {
     out.println(line);
     for (EventProto e : events) {
       lastSeq = Math.max(lastSeq, e.getSeq());
-      stats.event(e.getKind());
+      PhaseStats owner = stats;
+      if (e.getKind().startsWith("alert-")) {
+        for (Phase p : Phase.values()) {
+          if (p.mentionedIn(e.getDetail()) && byPhase.containsKey(p)) {
+            owner = byPhase.get(p);
+          }
+        }
+      }
+      owner.event(e.getKind());
       if (!e.getKind().equals("merge-declined")) {
         out.println("    event " + MetaViews.shortEventLine(e, EVENT_LINE_CHARS));
       }

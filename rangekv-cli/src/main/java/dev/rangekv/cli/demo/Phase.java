@@ -31,6 +31,11 @@ enum Phase {
         : b.addString(orderId).addLong(eventTsMillis).addLong(seq).build();
   }
 
+  /** True when {@code text} (an event's detail) names this phase's table, e.g. in an alert's key prefix. */
+  boolean mentionedIn(String text) {
+    return text.contains(table);
+  }
+
   String keyShape() {
     return key;
   }

@@ -20,7 +20,7 @@ final class Summary {
     row(out, "hottest range's share", phases, p -> String.format(Locale.ROOT, "%.0f%% of writes", 100 * p.hottestShare()));
     row(out, "splits (declined)", phases, p -> p.count("split") + " (" + p.count("split-declined") + ")");
     row(out, "moves / leader transfers", phases, p -> p.count("move") + " / " + p.count("leader-transfer"));
-    row(out, "alerts", phases, PhaseStats::alerts);
+    row(out, "alerts about its keys", phases, PhaseStats::alerts);
     row(out, "ranges at the end", phases, p -> Integer.toString(p.ranges()));
     for (PhaseStats p : phases) {
       out.println("nodes at the end of " + p.phase().shortName() + " (replicas/leaders/load of the ranges led): "
