@@ -62,6 +62,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final Server grpcServer;
   private final NodeChannels channels = new NodeChannels();
   private final ExecutorService moveExecutor;
+  private final SpanCompactor compactor;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -69,6 +70,8 @@ public final class RangeKvNode implements AutoCloseable {
     Files.createDirectories(config.dataDir());
     this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
     this.directory = new ReplicaDirectory(store);
+    this.compactor = new SpanCompactor(store, config.nodeId());
+    directory.onSpanDeleted(compactor::deleted);
     StateMachine.Registry registry = groupId -> directory.newReplica(rangeIdOf(groupId));
     this.raftServer = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
@@ -201,6 +204,7 @@ public final class RangeKvNode implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      compactor.close();
       store.close();
       log.info("node stopped nodeId={}", config.nodeId());
     }
