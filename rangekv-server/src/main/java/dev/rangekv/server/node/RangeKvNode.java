@@ -1,6 +1,14 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.server.meta.MetaNode;
+import dev.rangekv.server.meta.MetaRedirect;
+import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
 import dev.rangekv.server.replica.RangeGroups;
@@ -63,6 +71,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final NodeChannels channels = new NodeChannels();
   private final ExecutorService moveExecutor;
   private final SpanCompactor compactor;
+  private final MetaNode meta;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -72,7 +81,18 @@ public final class RangeKvNode implements AutoCloseable {
     this.directory = new ReplicaDirectory(store);
     this.compactor = new SpanCompactor(store, config.nodeId());
     directory.onSpanDeleted(compactor::deleted);
-    StateMachine.Registry registry = groupId -> directory.newReplica(rangeIdOf(groupId));
+    this.meta = config.meta().controller()
+        .map(c -> new MetaNode(config.nodeId(), c, channels, () -> config.meta().seeds()))
+        .orElse(null);
+    StateMachine.Registry registry = groupId -> {
+      if (MetaGroups.isMeta(groupId)) {
+        if (meta == null) {
+          throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
+        }
+        return meta.newStateMachine();
+      }
+      return directory.newReplica(rangeIdOf(groupId));
+    };
     this.raftServer = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
@@ -108,9 +128,13 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(new KvServiceImpl(gateway, limits))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor))
+        .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .maxInboundMessageSize(8 << 20)
         .build()
         .start();
+    if (meta != null) {
+      meta.start(raftServer, HEARTBEAT_PLACEHOLDER);
+    }
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress());
   }
@@ -154,6 +178,54 @@ public final class RangeKvNode implements AutoCloseable {
     reconciler.ensure(range.rangeId());
   }
 
+  /**
+   * Makes this node a new cluster of its own, unless its store holds ranges already (a restart): the
+   * first range {@code ["", +inf)} and the meta range, both on this node alone. Others join it; the
+   * controller then replicates ranges onto them.
+   */
+  public void bootstrapCluster(Duration timeout) throws IOException {
+    MetaNode m = requireMeta();
+    if (!store.allRangeStates().isEmpty()) {
+      log.info("cluster bootstrap skipped: the store holds ranges already nodeId={}", config.nodeId());
+      return;
+    }
+    RangeDescriptor root = new RangeDescriptor(ChildRangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY, List.of(nodeId()), 0);
+    bootstrap(root, List.of(replica()));
+    hostMeta(List.of(this));
+    m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
+  }
+
+  /**
+   * Creates the meta group on {@code peers} (this node among them); every peer must call it. The
+   * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
+   */
+  public void hostMeta(List<RangeKvNode> peers) throws IOException {
+    requireMeta().createGroup(peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList());
+  }
+
+  /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
+  public void join(Duration timeout) {
+    requireMeta().register(record(), timeout);
+  }
+
+  /** This node as the meta range records it. */
+  public NodeRecord record() {
+    return NodeRecord.newBuilder().setNodeId(nodeId()).setAddress(config.clientAddress())
+        .setRaftAddress(config.raftAddress()).setZone(config.meta().zone()).build();
+  }
+
+  /** This node's part in the meta range; fails on a node configured without one. */
+  public MetaNode metaNode() {
+    return requireMeta();
+  }
+
+  private MetaNode requireMeta() {
+    if (meta == null) {
+      throw new IllegalStateException("node " + nodeId() + " is configured without a meta range (MetaSettings.DISABLED)");
+    }
+    return meta;
+  }
+
   /** This node as a replica of a range. */
   public RaftReplica replica() {
     return RaftReplica.newBuilder()
@@ -190,6 +262,9 @@ public final class RangeKvNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (meta != null) {
+      meta.close();
+    }
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
     moveExecutor.shutdownNow();
