@@ -96,7 +96,8 @@ final class StepRunner {
 
   private <T> CompletableFuture<T> failed(String kind, List<Long> rangeIds, Explanation why, Throwable cause) {
     String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
-    log.warn("controller step failed kind={} rangeIds={} error={}", kind, rangeIds, message, cause);
+    log.warn("controller step failed kind={} rangeIds={} error={}", kind, rangeIds, message);
+    log.debug("controller step failure kind={} rangeIds={}", kind, rangeIds, cause);
     EventProto failed = EventLog.event("failed", rangeIds, why, kind + " failed: " + message, clock.getAsLong())
         .toBuilder().setReason(kind + " failed").build();
     return events.append(List.of(failed)).handle((v, appendErr) -> {
