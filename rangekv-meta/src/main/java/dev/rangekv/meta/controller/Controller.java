@@ -17,6 +17,7 @@ import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
@@ -117,6 +118,7 @@ public final class Controller {
     TickPlan plan = ControllerPlanner.tick(built.snapshot(), state, config, nowMillis);
     state = plan.next();
     stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
+    stats.retainNodes(view.nodes().stream().map(NodeRecord::getNodeId).toList());
     why.record(plan, built, config, nowMillis);
     logRepetitive(plan, built, nowMillis);
     execute(plan, built, nowMillis);

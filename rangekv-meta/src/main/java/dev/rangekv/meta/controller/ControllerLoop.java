@@ -54,7 +54,7 @@ public final class ControllerLoop implements AutoCloseable {
 
   /** Stops ticking; steps already started finish on the step executor. */
   public synchronized void stop() {
-    if (scheduler != null) {
+    if (scheduler != null && !scheduler.isShutdown()) {
       scheduler.shutdownNow();
       log.info("controller loop stopped");
     }
