@@ -23,9 +23,11 @@ import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * every range, logs declined decisions and alerts (de-duplicated), and starts the plan's steps on the
  * step executor: repairs, splits, merges (or their co-location moves), rebalancing moves and leadership
  * transfers, at most one step per range at a time. Each finished step is reported to the meta range
- * and logged as an event; each failure becomes a {@code "failed"} event.
+ * and logged as an event; each failure becomes a {@code "failed"} event and the range is left alone for
+ * {@link #FAILURE_BACKOFF_TICKS} ticks.
  *
  * <p>{@link #tick} owns no thread ({@link ControllerLoop} calls it); calls to it are serialised. Admin
  * operations ({@link #split}, {@link #merge}, {@link #move}, {@link #presplit}) may be called from any
@@ -47,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Controller {
   private static final Logger log = LoggerFactory.getLogger(Controller.class);
+  /** Ticks a range is left alone after one of its steps failed, so a failing node is not hammered. */
+  static final int FAILURE_BACKOFF_TICKS = 3;
 
   private final MetaGroup meta;
   private final ControllerConfig config;
@@ -58,7 +63,10 @@ public final class Controller {
   private final AdminOperations admin;
   private final SplitHistory history = new SplitHistory();
   private final Set<String> knownDead = new HashSet<>();
+  private final Map<Long, Long> backoffUntil = new ConcurrentHashMap<>();
+  private final LongSupplier clock;
   private ControllerState state = ControllerState.INITIAL;
+  private long tickNow;
   private boolean wasLeader;
 
   /**
@@ -72,6 +80,7 @@ public final class Controller {
       LongSupplier clock) {
     this.meta = meta;
     this.config = config;
+    this.clock = clock;
     this.events = new EventLog(meta, clock);
     this.steps = new StepRunner(meta, events, stepExecutor, clock);
     this.admin = new AdminOperations(meta, actions, config, stats, inFlight, steps, events, clock);
@@ -112,6 +121,8 @@ public final class Controller {
       knownDead.clear();
       wasLeader = true;
     }
+    tickNow = nowMillis;
+    backoffUntil.values().removeIf(until -> until <= nowMillis);
     MetaView view = meta.view();
     List<SplitEvent> splits = history.refresh(view, nowMillis, config.splitCooldownMillis());
     SnapshotBuilder.Built built = SnapshotBuilder.build(view, stats, inFlight.moves(), splits);
@@ -217,13 +228,25 @@ public final class Controller {
         release(lease, admin.transferStep(lease, t.rangeId(), t.fromNode(), t.toNode(), t.why())));
   }
 
+  /** A lease on {@code ids} unless one is held already or backing off after a failed step. */
   private Optional<InFlight.Lease> lease(List<Long> ids, String what) {
+    for (long id : ids) {
+      if (backoffUntil.getOrDefault(id, Long.MIN_VALUE) > tickNow) {
+        return Optional.empty();
+      }
+    }
     return inFlight.acquire(ids, what);
   }
 
   /** Frees the lease when the step ends; its failure was already logged and recorded as an event. */
   private void release(InFlight.Lease lease, CompletableFuture<?> step) {
-    step.whenComplete((v, e) -> inFlight.release(lease));
+    step.whenComplete((v, e) -> {
+      if (e != null) {
+        long until = clock.getAsLong() + FAILURE_BACKOFF_TICKS * config.tickMillis();
+        lease.ids().forEach(id -> backoffUntil.put(id, until));
+      }
+      inFlight.release(lease);
+    });
   }
 
   // ------------------------------------------------------------------------------------------

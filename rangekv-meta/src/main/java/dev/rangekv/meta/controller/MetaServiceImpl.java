@@ -284,6 +284,10 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     if (!meta.isLeader()) {
       return notLeader();
     }
+    if (c instanceof IllegalArgumentException) {
+      // e.g. the meta state refusing a malformed command (a reported map that does not tile)
+      return invalid("request", c.getMessage());
+    }
     String message = c.getMessage() != null ? c.getMessage() : c.getClass().getSimpleName();
     return RangeKvErrors.toStatusException(RangeKvErrors.unavailable(message, false));
   }

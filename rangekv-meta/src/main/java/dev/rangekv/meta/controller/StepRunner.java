@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * Executes one step on ranges: runs the blocking {@link RangeActions} call on the step executor, then
  * reports the resulting descriptors to the meta range and logs the event, in that order, so the next
  * tick already sees the new map and the split history. A failure is logged and becomes a {@code
- * "failed"} event naming the exception, and the returned future fails with it. Thread-safe.
+ * "failed"} event whose reason names the step and the exception's message (the same failure of the
+ * same ranges is recorded once per {@link EventLog#QUIET_MILLIS}), and the returned future fails with
+ * it. Thread-safe.
  */
 final class StepRunner {
   private static final Logger log = LoggerFactory.getLogger(StepRunner.class);
@@ -98,8 +100,13 @@ final class StepRunner {
     String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
     log.warn("controller step failed kind={} rangeIds={} error={}", kind, rangeIds, message);
     log.debug("controller step failure kind={} rangeIds={}", kind, rangeIds, cause);
-    EventProto failed = EventLog.event("failed", rangeIds, why, kind + " failed: " + message, clock.getAsLong())
-        .toBuilder().setReason(kind + " failed").build();
+    long now = clock.getAsLong();
+    EventProto failed = EventLog.event("failed", rangeIds, why, kind + " of " + rangeIds + " was wanted because: " + why,
+        now).toBuilder().setReason(kind + " failed: " + message).build();
+    if (!events.shouldLog(failed, now)) {
+      // The same failure again within the quiet period: logged above, already in the event log.
+      return CompletableFuture.failedFuture(cause);
+    }
     return events.append(List.of(failed)).handle((v, appendErr) -> {
       if (appendErr != null) {
         log.warn("could not log failed step kind={} rangeIds={} error={}", kind, rangeIds,

@@ -177,7 +177,7 @@ class ControllerTest {
   }
 
   @Test
-  void failedStep_becomesAFailedEvent_andIsRetriedNextTick() {
+  void failedStep_becomesAFailedEvent_andIsRetriedAfterTheBackoff() {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1", "n2", "n3"));
     for (int i = 0; i < 180; i++) {
@@ -189,14 +189,17 @@ class ControllerTest {
     h.tick();
 
     assertThat(h.events("failed")).singleElement().satisfies(e -> {
-      assertThat(e.getReason()).isEqualTo("split failed");
-      assertThat(e.getDetail()).contains("disk on fire");
+      assertThat(e.getReason()).isEqualTo("split failed: disk on fire");
+      assertThat(e.getDetail()).contains("size above max-bytes");
       assertThat(e.getRangeIdsList()).containsExactly(1L);
       assertThat(figure(e, "bytes")).isEqualTo(18_000);
     });
     assertThat(h.meta.view().ranges()).hasSize(1);
 
-    h.tick();
+    for (int t = 0; t < Controller.FAILURE_BACKOFF_TICKS; t++) {
+      assertThat(callsStarting(c, "split")).hasSize(1);
+      h.tick();
+    }
     assertThat(callsStarting(c, "split")).hasSize(2);
     assertThat(h.meta.view().ranges()).hasSize(2);
     h.assertMapMatchesCluster();
