@@ -28,7 +28,6 @@ import java.util.function.LongSupplier;
 final class AdminOperations {
   private final MetaGroup meta;
   private final RangeActions actions;
-  private final ControllerConfig config;
   private final StatsBook stats;
   private final InFlight inFlight;
   private final StepRunner steps;
@@ -38,7 +37,6 @@ final class AdminOperations {
       StepRunner steps, EventLog events, LongSupplier clock) {
     this.meta = meta;
     this.actions = actions;
-    this.config = config;
     this.stats = stats;
     this.inFlight = inFlight;
     this.steps = steps;
@@ -230,9 +228,5 @@ final class AdminOperations {
 
   <T> CompletableFuture<T> released(InFlight.Lease lease, CompletableFuture<T> f) {
     return f.whenComplete((v, e) -> inFlight.release(lease));
-  }
-
-  ControllerConfig config() {
-    return config;
   }
 }

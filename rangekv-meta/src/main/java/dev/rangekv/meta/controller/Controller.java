@@ -119,6 +119,9 @@ public final class Controller {
       history.reset();
       events.clear();
       knownDead.clear();
+      why.clear();
+      // Stats from a former term may be long stale; the next heartbeats refill what is dropped.
+      stats.forgetOlderThan(nowMillis - config.deadNodeTimeoutMillis());
       wasLeader = true;
     }
     tickNow = nowMillis;

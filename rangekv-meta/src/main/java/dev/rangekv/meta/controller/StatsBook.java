@@ -95,6 +95,11 @@ public final class StatsBook {
     heartbeats.keySet().retainAll(Set.copyOf(nodeIds));
   }
 
+  /** Drops the leader reports received before {@code cutoffMillis}. */
+  public void forgetOlderThan(long cutoffMillis) {
+    leaders.values().removeIf(r -> r.receivedMillis() < cutoffMillis);
+  }
+
   /** Forgets everything (this node lost the meta leadership). */
   public void clear() {
     heartbeats.clear();

@@ -233,6 +233,40 @@ class ControllerTest {
   }
 
   @Test
+  void sustainedEvenLoad_splitsAtTheWeightedMedian_thenMovesTheHotterHalfAway() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3", "n4");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    List<dev.rangekv.proto.WeightedKeyProto> samples = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      c.put(k(i), 30);
+      samples.add(dev.rangekv.proto.WeightedKeyProto.newBuilder().setKey(ProtoValues.bytes(k(i)))
+          .setWeight(i < 60 ? 30 : 70).build());
+    }
+    c.load(1, 5000, samples);
+    Harness h = new Harness(c).start();
+
+    for (int t = 0; t < 2; t++) {
+      h.tick();
+    }
+    assertThat(callsStarting(c, "split")).as("a burst shorter than 3 intervals splits nothing").isEmpty();
+    h.tick();
+    // weights 30 x 60 keys then 70 x 40 keys: total 4600, the median cut leaves 2290 below k00067
+    assertThat(callsStarting(c, "split")).containsExactly("split r1 at \"k00067\"");
+    EventProto split = h.events("split").get(0);
+    assertThat(figure(split, "cause")).isEqualTo(2.0);
+    assertThat(split.getReason()).startsWith("sustained load above split.qps");
+
+    for (int t = 0; t < 3; t++) {
+      h.tick();
+    }
+    assertThat(h.events("move")).anySatisfy(e -> {
+      assertThat(e.getReason()).isEqualTo("load split: move the hotter half away from its sibling");
+      assertThat(e.getRangeIdsList()).containsExactly(split.getRangeIds(1));
+    });
+    h.assertMapMatchesCluster();
+  }
+
+  @Test
   void notLeader_ticksNothing_andStartsOverOnGainingLeadership() {
     FakeCluster c = twelveRangesOnThreeNodes("n4");
     Harness h = new Harness(c).start();

@@ -183,6 +183,13 @@ final class FakeCluster implements RangeActions {
     right.generation = r.generation + 1;
     right.data = new TreeMap<>(r.data.tailMap(at, true));
     r.data = new TreeMap<>(r.data.headMap(at, false));
+    // Load follows the sampled keys: each half keeps its samples and its share of the qps.
+    double total = r.samples.stream().mapToDouble(WeightedKeyProto::getWeight).sum();
+    right.samples = r.samples.stream().filter(w -> !ProtoValues.key(w.getKey()).isBefore(at)).toList();
+    r.samples = r.samples.stream().filter(w -> ProtoValues.key(w.getKey()).isBefore(at)).toList();
+    double rightShare = total == 0 ? 0 : right.samples.stream().mapToDouble(WeightedKeyProto::getWeight).sum() / total;
+    right.readQps = r.readQps * rightShare;
+    r.readQps = r.readQps - right.readQps;
     r.end = RangeEnd.at(at);
     r.generation++;
     ranges.put(at, right);
