@@ -90,4 +90,25 @@ class ControllerEventsTest {
     assertThat(split.getReason()).isEqualTo("load within split.qps");
     assertThat(figure(split, "splitQps")).isEqualTo(1000.0);
   }
+
+  @Test
+  void monotonicInserts_raiseTheMonotonicKeyAlert_once() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(k(100)), List.of("n1", "n2", "n3"));
+    c.put(k(1), 3000);
+    c.put(k(101), 3000);
+    c.writes(2, 500, 500, 500, k(150));
+    Harness h = new Harness(c).start();
+
+    for (int t = 0; t < 15; t++) {
+      h.tick();
+    }
+
+    assertThat(h.events("alert-monotonic")).singleElement().satisfies(e -> {
+      assertThat(e.getRangeIdsList()).containsExactly(2L);
+      assertThat(e.getDetail()).contains("bucket");
+      assertThat(figure(e, "tailWriteQps")).isEqualTo(500.0);
+    });
+    assertThat(h.cluster.calls()).noneMatch(s -> s.startsWith("split"));
+  }
 }

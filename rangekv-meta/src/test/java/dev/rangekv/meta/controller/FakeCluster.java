@@ -39,6 +39,10 @@ final class FakeCluster implements RangeActions {
     String leader;
     NavigableMap<Key, Integer> data = new TreeMap<>();
     double readQps;
+    double writeQps;
+    long tailWrites;
+    long tailAppends;
+    Key maxWritten = Key.EMPTY;
     List<WeightedKeyProto> samples = List.of();
 
     RangeDescriptor descriptor() {
@@ -106,6 +110,15 @@ final class FakeCluster implements RangeActions {
     r.samples = List.copyOf(samples);
   }
 
+  /** Per-interval writes of a range: {@code appends} of them above its previous maximum key. */
+  synchronized void writes(long rangeId, double writeQps, long writes, long appends, Key maxWritten) {
+    FakeRange r = range(rangeId);
+    r.writeQps = writeQps;
+    r.tailWrites = writes;
+    r.tailAppends = appends;
+    r.maxWritten = maxWritten;
+  }
+
   synchronized void failNext(String op, RuntimeException e) {
     failNext.put(op, e);
   }
@@ -156,7 +169,8 @@ final class FakeCluster implements RangeActions {
       RangeStatsProto.Builder s = RangeStatsProto.newBuilder().setRange(proto(r)).setLeader(nodeId.equals(r.leader));
       if (s.getLeader()) {
         s.setBytes(r.bytes()).setKeys(r.data.size()).setReadQps(r.readQps).addAllSampledKeys(r.samples)
-            .setLeaderNodeId(nodeId);
+            .setLeaderNodeId(nodeId).setWriteQps(r.writeQps).setTailWrites(r.tailWrites)
+            .setTailAppends(r.tailAppends).setMaxWrittenKey(ProtoValues.bytes(r.maxWritten));
       }
       b.addRanges(s);
     }
