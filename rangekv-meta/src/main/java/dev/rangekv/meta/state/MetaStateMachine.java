@@ -7,11 +7,14 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -43,12 +46,11 @@ import org.slf4j.LoggerFactory;
  * skipped (its reply carries the reason), the same way on every replica, since {@link
  * MetaState#apply} is a pure function of the state and the entry.
  *
- * <p>Limitation: nodes run Ratis with install-snapshot in notification mode (server-wide), and this
- * state machine does not fetch state from the leader on that notification. A meta follower whose
- * log the leader purged past its index (a new meta member joining after a purge, or a member that
- * lost its disk) therefore cannot catch up yet. Live members are not affected: the leader only
- * purges up to every follower's commit index (Ratis' default without {@code
- * purge.upto.snapshot.index}).
+ * <p>Nodes run Ratis with install-snapshot in notification mode (server-wide): a meta follower whose
+ * log the leader purged past its index (a new meta member, or one that was down through a purge)
+ * is notified, fetches the leader's whole state with a read-only query ({@link
+ * LeaderSnapshotFetch}), stores it as its latest snapshot and reloads from it. The state travels
+ * in one gRPC message, so it must stay below Ratis' {@code raft.grpc.message.size.max}.
  */
 public final class MetaStateMachine extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(MetaStateMachine.class);
@@ -63,6 +65,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
   private final MetaLimits limits;
   private volatile MetaState state;
+  /** Pairs {@link #state} with the last applied term-index for readers on other threads. */
+  private final Object appliedLock = new Object();
 
   public MetaStateMachine() {
     this(MetaLimits.defaults());
@@ -148,15 +152,18 @@ public final class MetaStateMachine extends BaseStateMachine {
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     String skipped = "";
+    MetaState next = state;
     try {
-      MetaCommand cmd = MetaCommand.parseFrom(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
-      state = state.apply(cmd);
+      next = next.apply(MetaCommand.parseFrom(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer()));
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       // Deterministic: the same entry on the same state fails the same way on every replica.
       skipped = e.getClass().getSimpleName() + ": " + e.getMessage();
       log.warn("meta entry skipped index={} reason={}", entry.getIndex(), skipped);
     }
-    updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+    synchronized (appliedLock) {
+      state = next;
+      updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+    }
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFromUtf8(skipped)));
   }
 
@@ -171,17 +178,65 @@ public final class MetaStateMachine extends BaseStateMachine {
       return RaftLog.INVALID_LOG_INDEX;
     }
     MetaState s = state;
+    writeSnapshot(ti, s.toSnapshot());
+    log.info("meta snapshot taken termIndex={} mapVersion={}", ti, s.mapVersion());
+    return ti.getIndex();
+  }
+
+  private void writeSnapshot(TermIndex ti, MetaSnapshot snapshot) throws IOException {
     File file = storage.getSnapshotFile(ti.getTerm(), ti.getIndex());
     File tmp = new File(file.getParentFile(), file.getName() + ".writing");
     try (FileOutputStream out = new FileOutputStream(tmp)) {
-      s.toSnapshot().writeTo(out);
+      snapshot.writeTo(out);
       out.getFD().sync(); // the log is purged up to the returned index: the file must be durable first
     }
     Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
     storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), ti));
     storage.cleanupOldSnapshots(KEEP);
-    log.info("meta snapshot taken termIndex={} mapVersion={} bytes={}", ti, s.mapVersion(), file.length());
-    return ti.getIndex();
+  }
+
+  @Override
+  public void notifyTermIndexUpdated(long term, long index) {
+    synchronized (appliedLock) {
+      super.notifyTermIndexUpdated(term, index);
+    }
+  }
+
+  /** Answers {@link LeaderSnapshotFetch#QUERY}: the whole state with the term-index it reflects. */
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    if (!LeaderSnapshotFetch.QUERY.equals(request.getContent())) {
+      return CompletableFuture.failedFuture(new MalformedMetaCommandException("unknown meta query"));
+    }
+    MetaState s;
+    TermIndex ti;
+    synchronized (appliedLock) {
+      s = state;
+      ti = getLastAppliedTermIndex();
+    }
+    return CompletableFuture.completedFuture(LeaderSnapshotFetch.encode(ti, s.toSnapshot()));
+  }
+
+  /**
+   * This follower is behind the leader's log start (or is a new member): fetch the leader's state
+   * and store it as the latest snapshot; Ratis then pauses this state machine and calls {@link
+   * #reinitialize}, which loads it. A failed fetch fails the future and Ratis notifies again.
+   */
+  @Override
+  public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo,
+      TermIndex firstTermIndexInLog) {
+    RaftPeerProto leader = roleInfo.getFollowerInfo().getLeaderInfo().getId();
+    log.info("meta follower fetches the leader's state leader={} firstLogIndex={}",
+        leader.getId().toStringUtf8(), firstTermIndexInLog);
+    return LeaderSnapshotFetch.fetch(getServer().join().getProperties(), getGroupId(), leader).thenApply(f -> {
+      try {
+        writeSnapshot(f.termIndex(), f.snapshot());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      log.info("meta follower staged the leader's state termIndex={}", f.termIndex());
+      return f.termIndex();
+    });
   }
 }

@@ -128,4 +128,61 @@ class MetaStateMachineIntegrationTest {
       }
     }
   }
+
+  @Test
+  void aFollowerBehindThePurgedLog_fetchesTheLeadersState() throws Exception {
+    List<RaftPeer> peers = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      int port = MetaTestServer.freePort();
+      ports.add(port);
+      peers.add(MetaGroups.peer("n" + i, "127.0.0.1:" + port));
+    }
+    RaftGroup group = MetaGroups.group(peers);
+    List<MetaTestServer> servers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        servers.add(new MetaTestServer("n" + (i + 1), ports.get(i), dir.resolve("n" + (i + 1)), Optional.of(group), true));
+      }
+      MetaTestServer.await(() -> servers.stream().filter(s -> s.group.isLeader()).count() == 1, "one meta leader");
+      MetaTestServer leader = servers.stream().filter(s -> s.group.isLeader()).findFirst().orElseThrow();
+      int f = servers.indexOf(servers.stream().filter(s -> s != leader).findFirst().orElseThrow());
+      for (MetaCommand cmd : script()) {
+        propose(leader, cmd);
+      }
+      MetaSnapshot early = leader.stateMachine.state().toSnapshot();
+      MetaTestServer.await(() -> servers.get(f).stateMachine.state().toSnapshot().equals(early), "the follower");
+      long followerIndex = servers.get(f).stateMachine.getLastAppliedTermIndex().getIndex();
+      servers.get(f).close();
+
+      String detail = "x".repeat(1024);
+      for (int i = 0; i < 60; i++) {
+        propose(leader, events(100 + i, EventProto.newBuilder().setKind("move").addRangeIds(2).setDetail(detail).build()));
+      }
+      RaftClientReply reply = leader.server.snapshotManagement(SnapshotManagementRequest.newCreate(
+          ClientId.randomId(), leader.server.getId(), MetaGroups.GROUP_ID, 1, 10_000, 1));
+      assertThat(reply.isSuccess()).isTrue();
+      MetaTestServer.await(() -> startIndex(leader) > followerIndex + 1, "the leader to purge past the follower");
+
+      MetaTestServer back = new MetaTestServer("n" + (f + 1), ports.get(f), dir.resolve("n" + (f + 1)), Optional.empty(), true);
+      servers.set(f, back);
+      MetaSnapshot want = leader.stateMachine.state().toSnapshot();
+      MetaTestServer.await(() -> back.stateMachine.state().toSnapshot().equals(want), "the follower to fetch the state");
+      propose(leader, events(500, EventProto.newBuilder().setKind("merge").build()));
+      MetaSnapshot after = leader.stateMachine.state().toSnapshot();
+      MetaTestServer.await(() -> back.stateMachine.state().toSnapshot().equals(after), "the follower to apply again");
+    } finally {
+      for (MetaTestServer s : servers) {
+        s.close();
+      }
+    }
+  }
+
+  private static long startIndex(MetaTestServer s) {
+    try {
+      return s.server.getDivision(MetaGroups.GROUP_ID).getRaftLog().getStartIndex();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }

@@ -15,6 +15,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
@@ -32,12 +33,18 @@ final class MetaTestServer implements AutoCloseable {
 
   /** Starts a server; formats the meta group on {@code group} when present, else recovers it from disk. */
   MetaTestServer(String nodeId, int port, Path dir, Optional<RaftGroup> group) throws IOException {
+    this(nodeId, port, dir, group, false);
+  }
+
+  /** {@code purgeEagerly}: small log segments, purged up to each snapshot even past a follower. */
+  MetaTestServer(String nodeId, int port, Path dir, Optional<RaftGroup> group, boolean purgeEagerly)
+      throws IOException {
     this.nodeId = nodeId;
     this.port = port;
     this.dir = dir;
     RaftServer.Builder b = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(nodeId))
-        .setProperties(properties(dir, port))
+        .setProperties(properties(dir, port, purgeEagerly))
         .setStateMachineRegistry(gid -> {
           if (!MetaGroups.isMeta(gid)) {
             throw new IllegalArgumentException("not the meta group: " + gid);
@@ -51,7 +58,7 @@ final class MetaTestServer implements AutoCloseable {
     this.group = new RaftMetaGroup(server, stateMachine);
   }
 
-  static RaftProperties properties(Path dir, int port) {
+  static RaftProperties properties(Path dir, int port, boolean purgeEagerly) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("groups").toFile()));
     RaftServerConfigKeys.setRemovedGroupsDir(p, new File(dir.toFile(), "removed-groups"));
@@ -64,6 +71,12 @@ final class MetaTestServer implements AutoCloseable {
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
     RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     RaftServerConfigKeys.Snapshot.setCreationGap(p, 1);
+    if (purgeEagerly) {
+      RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("16KB"));
+      RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf("16KB"));
+      RaftServerConfigKeys.Log.setPurgeGap(p, 1);
+      RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    }
     return p;
   }
 
