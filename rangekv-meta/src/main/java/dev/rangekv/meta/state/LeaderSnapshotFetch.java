@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
@@ -56,35 +57,35 @@ final class LeaderSnapshotFetch {
     return new Fetched(ti, MetaSnapshot.parseFrom(b));
   }
 
-  /** Asks {@code leader} for its state; the future fails when the leader cannot answer (Ratis asks again). */
-  static CompletableFuture<Fetched> fetch(RaftProperties properties, RaftGroupId groupId, RaftPeerProto leader) {
+  /**
+   * Asks {@code leader} for its state; the future fails when the leader cannot answer (Ratis asks
+   * again). Everything, client construction included, runs on {@code executor}: Ratis calls the
+   * notification on its RPC thread, and a follower blocked there misses heartbeats and campaigns.
+   */
+  static CompletableFuture<Fetched> fetch(RaftProperties properties, RaftGroupId groupId, RaftPeerProto leader,
+      Executor executor) {
     RaftPeer peer = RaftPeer.newBuilder()
         .setId(RaftPeerId.valueOf(leader.getId()))
         .setAddress(leader.getAddress())
         .build();
-    RaftClient client = RaftClient.newBuilder()
+    return CompletableFuture.supplyAsync(() -> RaftClient.newBuilder()
         .setRaftGroup(RaftGroup.valueOf(groupId, peer))
         .setProperties(properties)
         .setLeaderId(peer.getId())
         .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(3, TimeDuration.valueOf(200, TimeUnit.MILLISECONDS)))
-        .build();
-    CompletableFuture<RaftClientReply> reply;
-    try {
-      reply = client.async().sendReadOnly(Message.valueOf(QUERY), peer.getId());
-    } catch (RuntimeException e) {
-      CompletableFuture.runAsync(() -> close(client));
-      return CompletableFuture.failedFuture(e);
-    }
-    return reply.thenApply(r -> {
-      if (!r.isSuccess()) {
-        throw new IllegalStateException("meta leader refused the snapshot query", r.getException());
-      }
-      try {
-        return decode(r.getMessage().getContent());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }).whenComplete((r, e) -> CompletableFuture.runAsync(() -> close(client)));
+        .build(), executor)
+        .thenCompose(client -> client.async().sendReadOnly(Message.valueOf(QUERY), peer.getId())
+            .whenCompleteAsync((r, e) -> close(client), executor))
+        .thenApply(r -> {
+          if (!r.isSuccess()) {
+            throw new IllegalStateException("meta leader refused the snapshot query", r.getException());
+          }
+          try {
+            return decode(r.getMessage().getContent());
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 
   /** Not on the reply's gRPC thread: closing the client shuts its channel down and waits. */

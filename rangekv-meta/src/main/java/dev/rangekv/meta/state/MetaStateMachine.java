@@ -11,6 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
@@ -67,6 +70,12 @@ public final class MetaStateMachine extends BaseStateMachine {
   private volatile MetaState state;
   /** Pairs {@link #state} with the last applied term-index for readers on other threads. */
   private final Object appliedLock = new Object();
+  /** Runs leader-state fetches (rare: a follower behind the purged log); its thread starts on first use. */
+  private final ExecutorService fetcher = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "meta-snapshot-fetch");
+    t.setDaemon(true);
+    return t;
+  });
 
   public MetaStateMachine() {
     this(MetaLimits.defaults());
@@ -229,7 +238,8 @@ public final class MetaStateMachine extends BaseStateMachine {
     RaftPeerProto leader = roleInfo.getFollowerInfo().getLeaderInfo().getId();
     log.info("meta follower fetches the leader's state leader={} firstLogIndex={}",
         leader.getId().toStringUtf8(), firstTermIndexInLog);
-    return LeaderSnapshotFetch.fetch(getServer().join().getProperties(), getGroupId(), leader).thenApply(f -> {
+    RaftProperties properties = getServer().join().getProperties(); // completed in initialize
+    return LeaderSnapshotFetch.fetch(properties, getGroupId(), leader, fetcher).thenApplyAsync(f -> {
       try {
         writeSnapshot(f.termIndex(), f.snapshot());
       } catch (IOException e) {
@@ -237,6 +247,12 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       log.info("meta follower staged the leader's state termIndex={}", f.termIndex());
       return f.termIndex();
-    });
+    }, fetcher);
+  }
+
+  @Override
+  public void close() throws IOException {
+    fetcher.shutdownNow();
+    super.close();
   }
 }

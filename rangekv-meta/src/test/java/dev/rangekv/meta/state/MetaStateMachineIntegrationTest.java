@@ -23,6 +23,7 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.server.storage.RaftStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,7 +91,8 @@ class MetaStateMachineIntegrationTest {
   }
 
   @Test
-  void threePeers_replicateTheState_andFollowersRefuseToPropose() throws Exception {
+  void threePeers_followersRefuseToPropose_replicate_andOneBehindThePurgedLogFetchesTheLeadersState()
+      throws Exception {
     List<RaftPeer> peers = new ArrayList<>();
     List<Integer> ports = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
@@ -102,56 +104,25 @@ class MetaStateMachineIntegrationTest {
     List<MetaTestServer> servers = new ArrayList<>();
     try {
       for (int i = 0; i < 3; i++) {
-        servers.add(new MetaTestServer("n" + (i + 1), ports.get(i), dir.resolve("n" + (i + 1)), Optional.of(group)));
-      }
-      MetaTestServer.await(() -> servers.stream().filter(s -> s.group.isLeader()).count() == 1, "one meta leader");
-      MetaTestServer leader = servers.stream().filter(s -> s.group.isLeader()).findFirst().orElseThrow();
-      MetaTestServer follower = servers.stream().filter(s -> s != leader).findFirst().orElseThrow();
-      MetaTestServer.await(() -> follower.group.leaderNodeId().isPresent(), "the follower to know the leader");
-
-      assertThatThrownBy(() -> propose(follower, script().get(0)))
-          .isInstanceOf(ExecutionException.class)
-          .cause()
-          .isInstanceOfSatisfying(NotMetaLeaderException.class,
-              e -> assertThat(e.leaderNodeId()).contains(leader.nodeId));
-
-      for (MetaCommand cmd : script()) {
-        propose(leader, cmd);
-      }
-      MetaSnapshot want = leader.stateMachine.state().toSnapshot();
-      for (MetaTestServer s : servers) {
-        MetaTestServer.await(() -> s.stateMachine.state().toSnapshot().equals(want), s.nodeId + " to converge");
-      }
-    } finally {
-      for (MetaTestServer s : servers) {
-        s.close();
-      }
-    }
-  }
-
-  @Test
-  void aFollowerBehindThePurgedLog_fetchesTheLeadersState() throws Exception {
-    List<RaftPeer> peers = new ArrayList<>();
-    List<Integer> ports = new ArrayList<>();
-    for (int i = 1; i <= 3; i++) {
-      int port = MetaTestServer.freePort();
-      ports.add(port);
-      peers.add(MetaGroups.peer("n" + i, "127.0.0.1:" + port));
-    }
-    RaftGroup group = MetaGroups.group(peers);
-    List<MetaTestServer> servers = new ArrayList<>();
-    try {
-      for (int i = 0; i < 3; i++) {
-        servers.add(new MetaTestServer("n" + (i + 1), ports.get(i), dir.resolve("n" + (i + 1)), Optional.of(group), true));
+        servers.add(new MetaTestServer("n" + (i + 1), ports.get(i), dir.resolve("n" + (i + 1)), Optional.of(group),
+            RaftStorage.StartupOption.FORMAT, true));
       }
       MetaTestServer.await(() -> servers.stream().filter(s -> s.group.isLeader()).count() == 1, "one meta leader");
       MetaTestServer leader = servers.stream().filter(s -> s.group.isLeader()).findFirst().orElseThrow();
       int f = servers.indexOf(servers.stream().filter(s -> s != leader).findFirst().orElseThrow());
+      MetaTestServer.await(() -> servers.get(f).group.leaderNodeId().isPresent(), "the follower to know the leader");
+      assertThatThrownBy(() -> propose(servers.get(f), script().get(0)))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOfSatisfying(NotMetaLeaderException.class,
+              e -> assertThat(e.leaderNodeId()).contains(leader.nodeId));
       for (MetaCommand cmd : script()) {
         propose(leader, cmd);
       }
       MetaSnapshot early = leader.stateMachine.state().toSnapshot();
-      MetaTestServer.await(() -> servers.get(f).stateMachine.state().toSnapshot().equals(early), "the follower");
+      for (MetaTestServer s : servers) {
+        MetaTestServer.await(() -> s.stateMachine.state().toSnapshot().equals(early), s.nodeId + " to converge");
+      }
       long followerIndex = servers.get(f).stateMachine.getLastAppliedTermIndex().getIndex();
       servers.get(f).close();
 
@@ -164,7 +135,8 @@ class MetaStateMachineIntegrationTest {
       assertThat(reply.isSuccess()).isTrue();
       MetaTestServer.await(() -> startIndex(leader) > followerIndex + 1, "the leader to purge past the follower");
 
-      MetaTestServer back = new MetaTestServer("n" + (f + 1), ports.get(f), dir.resolve("n" + (f + 1)), Optional.empty(), true);
+      MetaTestServer back = new MetaTestServer("n" + (f + 1), ports.get(f), dir.resolve("n" + (f + 1)), Optional.of(group),
+          RaftStorage.StartupOption.RECOVER, true);
       servers.set(f, back);
       MetaSnapshot want = leader.stateMachine.state().toSnapshot();
       MetaTestServer.await(() -> back.stateMachine.state().toSnapshot().equals(want), "the follower to fetch the state");
