@@ -54,6 +54,13 @@ import org.slf4j.LoggerFactory;
  * is notified, fetches the leader's whole state with a read-only query ({@link
  * LeaderSnapshotFetch}), stores it as its latest snapshot and reloads from it. The state travels
  * in one gRPC message, so it must stay below Ratis' {@code raft.grpc.message.size.max}.
+ *
+ * <p>Host it with its peers: a node should (re)start its meta replica with {@code
+ * setGroup(MetaGroups.group(peers))} and {@code StartupOption.RECOVER}. A division recovered from its
+ * directory alone starts with an empty initial configuration; while it installs a snapshot its
+ * log-derived configuration is gone, and if its election timer fires then (the leader paces
+ * notifications by its error back-off, up to seconds) it finds itself not in the configuration and
+ * shuts down. Observed with Ratis 3.3.0; the peers given at start avoid it.
  */
 public final class MetaStateMachine extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(MetaStateMachine.class);
