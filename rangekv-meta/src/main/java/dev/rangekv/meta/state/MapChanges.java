@@ -24,20 +24,19 @@ public final class MapChanges {
     if (changes.getFull()) {
       return List.copyOf(changes.getRangesList());
     }
-    List<RangeDescriptorProto> out = new ArrayList<>(base.size() + changes.getRangesCount());
+    List<RangeDescriptorProto> changed = new ArrayList<>(changes.getRangesList());
+    changed.sort((a, b) -> BYTES.compare(a.getStart(), b.getStart()));
+    List<RangeDescriptorProto> out = new ArrayList<>(base.size() + changed.size());
+    int j = 0; // changed descriptors do not overlap each other: one sweep over both lists
     for (RangeDescriptorProto held : base) {
-      boolean replaced = false;
-      for (RangeDescriptorProto c : changes.getRangesList()) {
-        if (overlaps(held, c)) {
-          replaced = true;
-          break;
-        }
+      while (j < changed.size() && !RangeTable.endAbove(changed.get(j), held.getStart())) {
+        j++;
       }
-      if (!replaced) {
+      if (j == changed.size() || !overlaps(held, changed.get(j))) {
         out.add(held);
       }
     }
-    out.addAll(changes.getRangesList());
+    out.addAll(changed);
     out.sort((a, b) -> BYTES.compare(a.getStart(), b.getStart()));
     return List.copyOf(out);
   }

@@ -35,20 +35,26 @@ final class RangeTable {
   private final List<Removal> removals;
   private final int maxRemovals;
   private final Map<Long, Integer> bestById;
+  private final Set<Long> provisionalIds;
 
   private RangeTable(List<Entry> entries, List<Removal> removals, int maxRemovals) {
     this.entries = List.copyOf(entries);
     this.removals = List.copyOf(removals);
     this.maxRemovals = maxRemovals;
     Map<Long, Integer> best = new HashMap<>(entries.size() * 2);
+    Set<Long> provisional = new HashSet<>();
     for (int i = 0; i < this.entries.size(); i++) {
       Entry e = this.entries.get(i);
+      if (e.provisional()) {
+        provisional.add(e.range().getRangeId());
+      }
       Integer seen = best.get(e.range().getRangeId());
       if (seen == null || better(e, this.entries.get(seen))) {
         best.put(e.range().getRangeId(), i);
       }
     }
     this.bestById = best;
+    this.provisionalIds = provisional;
   }
 
   /** A real entry beats a provisional one; then the higher generation. */
@@ -189,19 +195,7 @@ final class RangeTable {
 
   /** True when any entry of {@code rangeId} is a provisional remnant. */
   boolean provisional(long rangeId) {
-    Integer i = bestById.get(rangeId);
-    if (i == null) {
-      return false;
-    }
-    if (entries.get(i).provisional()) {
-      return true;
-    }
-    for (Entry e : entries) {
-      if (e.provisional() && e.range().getRangeId() == rangeId) {
-        return true;
-      }
-    }
-    return false;
+    return provisionalIds.contains(rangeId);
   }
 
   /**
