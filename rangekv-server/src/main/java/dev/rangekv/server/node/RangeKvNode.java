@@ -43,6 +43,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -93,12 +94,16 @@ public final class RangeKvNode implements AutoCloseable {
       }
       return directory.newReplica(rangeIdOf(groupId));
     };
-    this.raftServer = RaftServer.newBuilder()
+    RaftServer.Builder builder = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
         .setStateMachineRegistry(registry)
-        .setOption(RaftStorage.StartupOption.RECOVER)
-        .build();
+        .setOption(RaftStorage.StartupOption.RECOVER);
+    // A meta replica reopened from its directory alone starts with an empty configuration, and one that
+    // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
+    // given it does not (Ratis 3.3.0).
+    MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
+    this.raftServer = builder.build();
     raftServer.start();
     this.groupExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-groups");
@@ -200,7 +205,9 @@ public final class RangeKvNode implements AutoCloseable {
    * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
    */
   public void hostMeta(List<RangeKvNode> peers) throws IOException {
-    requireMeta().createGroup(peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList());
+    List<RaftPeer> raftPeers = peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList();
+    MetaPeersFile.write(config.dataDir(), raftPeers);
+    requireMeta().createGroup(raftPeers);
   }
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
