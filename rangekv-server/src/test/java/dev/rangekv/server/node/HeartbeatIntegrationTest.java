@@ -102,4 +102,43 @@ class HeartbeatIntegrationTest {
       assertThat(inside.getMaxWrittenKey().toStringUtf8()).isEqualTo("seq/00100");
     }
   }
+
+  @Test
+  @Timeout(120)
+  void followers_reportTheDescriptorAndWhoLeads_only() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
+        TestRouter router = TestRouter.of(cluster)) {
+      router.refresh();
+      router.put("f/k", "v");
+      // every node has heard from the leader once a follower's report names it
+      Await.until(java.time.Duration.ofSeconds(30), "every node to know the leader", () -> {
+        for (int i = 0; i < cluster.size(); i++) {
+          if (cluster.node(i).heartbeats().build(System.nanoTime()).getRanges(0).getLeaderNodeId().isEmpty()) {
+            return false;
+          }
+        }
+        return true;
+      });
+      router.put("f/k2", "v");
+      List<RangeStatsProto> reports = new ArrayList<>();
+      for (int i = 0; i < cluster.size(); i++) {
+        HeartbeatRequest hb = cluster.node(i).heartbeat();
+        assertThat(hb.getNode().getNodeId()).isEqualTo(cluster.config(i).nodeId());
+        assertThat(hb.getRangesList()).hasSize(1);
+        reports.add(hb.getRanges(0));
+      }
+      List<RangeStatsProto> leaders = reports.stream().filter(RangeStatsProto::getLeader).toList();
+      assertThat(leaders).hasSize(1);
+      String leader = leaders.get(0).getLeaderNodeId();
+      assertThat(leaders.get(0).getWriteQps()).isPositive();
+      assertThat(reports).allSatisfy(r -> assertThat(r.getLeaderNodeId()).isEqualTo(leader));
+      assertThat(reports.stream().filter(r -> !r.getLeader())).hasSize(2).allSatisfy(r -> {
+        assertThat(r.getRange().getRangeId()).isEqualTo(leaders.get(0).getRange().getRangeId());
+        assertThat(r.getBytes()).isZero();
+        assertThat(r.getWriteQps()).isZero();
+        assertThat(r.getSampledKeysList()).isEmpty();
+        assertThat(r.getTailWrites()).isZero();
+      });
+    }
+  }
 }
