@@ -69,6 +69,8 @@ public final class HeartbeatBuilder {
   /**
    * The heartbeat for the interval ending at {@code nowNanos} (a {@code System.nanoTime()} value), whose
    * rates are measured since the previous build (or since the node started).
+   *
+   * @throws dev.rangekv.storage.StoreException when the store is closed (the node is stopping)
    */
   public synchronized HeartbeatRequest build(long nowNanos) {
     LoadInterval load = recorder.drain(nowNanos);

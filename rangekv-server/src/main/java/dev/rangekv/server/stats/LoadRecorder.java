@@ -2,7 +2,6 @@ package dev.rangekv.server.stats;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.Mutation;
 import dev.rangekv.proto.ScanRequest;
 import dev.rangekv.proto.ScanResponse;
@@ -107,16 +106,8 @@ public final class LoadRecorder {
   /** A scan was served with {@code response}'s rows. */
   public void recordScan(long rangeId, ScanRequest request, ScanResponse response) {
     int rows = response.getEntriesCount();
-    ByteString at;
-    if (rows == 0) {
-      at = request.getReverse() && !request.getHiInfinite() ? request.getHi() : request.getLo();
-    } else {
-      KeyValueProto middle = response.getEntries(rows / 2);
-      at = middle.getKey();
-    }
-    if (at.isEmpty()) {
-      at = request.getLo();
-    }
+    // lo, not hi, for an empty scan: hi is exclusive and may be the next range's start
+    ByteString at = rows == 0 ? request.getLo() : response.getEntries(rows / 2).getKey();
     RangeLoad.Stripe s = range(rangeId).acquire();
     try {
       s.read(ProtoValues.key(at), Math.max(1, rows));
@@ -127,12 +118,17 @@ public final class LoadRecorder {
 
   /**
    * Called before a write to {@code rangeId} is proposed: the interval's first write looks up the
-   * range's greatest key, so the write itself is not yet in it.
+   * range's greatest key, so the write itself is not yet in it. A range this node does not hold leaves
+   * no trace.
    */
   public void beforeWrite(long rangeId) {
-    RangeLoad load = range(rangeId);
-    if (load.needsBaseline()) {
-      load.baseline(baselines.baseline(rangeId));
+    RangeLoad load = ranges.get(rangeId);
+    if (load != null && !load.needsBaseline()) {
+      return;
+    }
+    TailBaseline b = baselines.baseline(rangeId);
+    if (b.known()) {
+      range(rangeId).baseline(b);
     }
   }
 

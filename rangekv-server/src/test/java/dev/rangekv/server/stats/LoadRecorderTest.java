@@ -66,6 +66,18 @@ class LoadRecorderTest {
   }
 
   @Test
+  void aRangeNotHeldHere_leavesNoTrace_andWritesWithoutABaselineCountNoAppends() {
+    LoadRecorder rec = new LoadRecorder(128, 4, 6, id -> TailBaseline.UNKNOWN, 0);
+    rec.beforeWrite(R);
+    assertThat(rec.drain(1).ranges()).isEmpty();
+    rec.beforeWrite(R);
+    rec.recordWrite(R, List.of(put("k")), true);
+    RangeLoadInterval r = rec.drain(2).range(R).orElseThrow();
+    assertThat(r.tail().writes()).isEqualTo(1);
+    assertThat(r.tail().appends()).isZero();
+  }
+
+  @Test
   void drain_resetsCounts_andForgetsIdleRanges() {
     LoadRecorder rec = recorder(3);
     rec.recordGet(R, bytes("a"));
