@@ -18,6 +18,10 @@ import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
 import dev.rangekv.server.rpc.RaftGateway;
 import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.server.stats.HeartbeatBuilder;
+import dev.rangekv.server.stats.LoadRecorder;
+import dev.rangekv.server.stats.StoreTailBaselines;
+import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
@@ -62,6 +66,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final Server grpcServer;
   private final NodeChannels channels = new NodeChannels();
   private final ExecutorService moveExecutor;
+  private final HeartbeatBuilder heartbeats;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -101,9 +106,12 @@ public final class RangeKvNode implements AutoCloseable {
     SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
     ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+    LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
+    this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
+        config.raftAddress(), "", config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
-        .addService(new KvServiceImpl(gateway, limits))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges))
+        .addService(new KvServiceImpl(gateway, limits, load))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor))
         .maxInboundMessageSize(8 << 20)
         .build()
@@ -178,6 +186,16 @@ public final class RangeKvNode implements AutoCloseable {
 
   public NodeStore store() {
     return store;
+  }
+
+  /** Builds heartbeats; each build ends the load interval the previous one started. */
+  public HeartbeatBuilder heartbeats() {
+    return heartbeats;
+  }
+
+  /** This node's heartbeat for the interval since the previous one (see {@link HeartbeatBuilder#build}). */
+  public HeartbeatRequest heartbeat() {
+    return heartbeats.build(System.nanoTime());
   }
 
   /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
