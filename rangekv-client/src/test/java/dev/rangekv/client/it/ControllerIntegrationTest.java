@@ -161,10 +161,16 @@ class ControllerIntegrationTest {
       MetaProbe.await("the 4th node holds replicas", Duration.ofMinutes(3), () -> meta.ranges().size() >= 3
           && meta.ranges().stream().anyMatch(r -> replicaIds(r).contains("n4")));
       cluster.stop(3);
-      MetaProbe.await("every range is back to 3 replicas on live nodes", Duration.ofMinutes(4), () -> {
-        List<RangeStatsProto> ranges = meta.ranges();
-        return ranges.stream().allMatch(r -> replicaIds(r).size() == 3 && !replicaIds(r).contains("n4"));
-      });
+      try {
+        MetaProbe.await("every range is back to 3 replicas on live nodes", Duration.ofMinutes(2), () -> {
+          List<RangeStatsProto> ranges = meta.ranges();
+          return ranges.stream().allMatch(r -> replicaIds(r).size() == 3 && !replicaIds(r).contains("n4"));
+        });
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; ranges: " + meta.ranges().stream()
+            .map(r -> r.getRange().getRangeId() + "@" + r.getRange().getGeneration() + replicaIds(r)).toList()
+            + "; events: " + meta.events().stream().map(ev -> ev.getKind() + " " + ev.getRangeIdsList() + " " + ev.getReason()).toList(), e);
+      }
       assertThat(meta.events("repair")).isNotEmpty();
       writers.assertNoAckedWriteLost();
     }
