@@ -5,6 +5,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroup;
@@ -67,6 +68,13 @@ final class AdminOperations {
     }
     return steps.run(lease, kind, List.of(id), m.why(), () -> actions.move(id, from, to),
         d -> StepRunner.Done.of(d, "r" + id + " moved " + from + " -> " + to));
+  }
+
+  /** Drops a dead or surplus replica without a replacement (repair). */
+  CompletableFuture<RangeDescriptorProto> removeStep(InFlight.Lease lease, RepairPlan.Removal r) {
+    long id = r.rangeId();
+    return steps.run(lease, "repair", List.of(id), r.why(), () -> actions.removeReplica(id, r.nodeId()),
+        d -> StepRunner.Done.of(d, "r" + id + " replica on " + r.nodeId() + " dropped"));
   }
 
   CompletableFuture<AdminSplitResponse> splitStep(InFlight.Lease lease, long id, Optional<ByteString> key,

@@ -9,6 +9,7 @@ import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.LeaderTransfer;
 import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.policy.NodeStats;
 import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.policy.SplitEvent;
@@ -173,6 +174,11 @@ public final class Controller {
     Set<Long> touched = new HashSet<>();
     for (Move m : plan.repair().moves()) {
       startMove(m, "repair", live, touched);
+    }
+    for (RepairPlan.Removal r : plan.repair().removals()) {
+      if (touched.add(r.rangeId())) {
+        lease(List.of(r.rangeId()), "repair").ifPresent(lease -> release(lease, admin.removeStep(lease, r)));
+      }
     }
     for (SplitDecision d : plan.splits()) {
       if ((d instanceof SplitDecision.Split || d instanceof SplitDecision.NeedsMidpoint)
