@@ -40,6 +40,7 @@ public final class ControllerPlanner {
     RepairPlan repair = RepairPolicy.plan(s, config, nowMillis);
     Set<Long> busy = new HashSet<>();
     repair.moves().forEach(m -> busy.add(m.rangeId()));
+    repair.removals().forEach(r -> busy.add(r.rangeId()));
 
     List<SplitDecision> splits = new ArrayList<>();
     Map<Long, LoadSplitState> nextLoad = new HashMap<>();

@@ -20,7 +20,9 @@ import java.util.Set;
  * nodes)} gets new ones, so every range returns to full replication. Ranges with the fewest live
  * replicas go first. A target is a live node without a replica of the range, preferring a zone the
  * range does not span yet, then the fewest replicas, then the fewest bytes. A range whose live replicas
- * are no majority cannot change its membership through Raft and is reported blocked. At most {@code
+ * are no majority cannot change its membership through Raft and is reported blocked. A range at its
+ * target with a replica on a dead node drops that replica; one above its target (a move that failed
+ * after its add) drops a live non-leader replica. At most {@code
  * repair.max-moves} repair moves are in flight. Stateless.
  */
 public final class RepairPolicy {
@@ -49,6 +51,7 @@ public final class RepairPolicy {
     List<RangeStats> order = new ArrayList<>(s.ranges());
     order.sort(Comparator.comparingLong(r -> r.range().replicas().stream().filter(liveSet::contains).count()));
     List<Move> moves = new ArrayList<>();
+    List<RepairPlan.Removal> removals = new ArrayList<>();
     List<RepairPlan.Blocked> blocked = new ArrayList<>();
     int needing = 0;
     for (RangeStats r : order) {
@@ -56,7 +59,20 @@ public final class RepairPolicy {
       List<String> liveReplicas = replicas.stream().filter(liveSet::contains).toList();
       List<String> dead = replicas.stream().filter(n -> !liveSet.contains(n)).toList();
       int needed = target - liveReplicas.size();
-      if (needed <= 0 || moving.contains(r.rangeId())) {
+      if (moving.contains(r.rangeId())) {
+        continue;
+      }
+      if (needed <= 0) {
+        if (!dead.isEmpty() && liveReplicas.size() * 2 <= replicas.size()) {
+          blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("quorum lost: live replicas are no majority")
+              .with("liveReplicas", liveReplicas.size()).with("replicas", replicas.size()).build()));
+        } else if (budget > 0) {
+          Optional<RepairPlan.Removal> removal = surplus(r, liveReplicas, dead, target, load);
+          if (removal.isPresent()) {
+            removals.add(removal.get());
+            budget--;
+          }
+        }
         continue;
       }
       needing++;
@@ -83,9 +99,40 @@ public final class RepairPolicy {
         budget--;
       }
     }
-    return new RepairPlan(moves, blocked, Explanation.of(needing == 0 ? "fully replicated" : "repairing")
-        .with("rangesNeedingRepair", needing).with("moves", moves.size()).with("blocked", blocked.size())
+    return new RepairPlan(moves, removals, blocked, Explanation.of(needing == 0 ? "fully replicated" : "repairing")
+        .with("rangesNeedingRepair", needing).with("moves", moves.size()).with("removals", removals.size())
+        .with("blocked", blocked.size())
         .with("liveNodes", live.size()).with("repairsInFlight", inFlight).build());
+  }
+
+  /**
+   * One replica a range at or above its target can drop: a dead one first (its live replicas are a
+   * majority, so the change can commit), else, when over target, the live non-leader on the node with
+   * the most replicas.
+   */
+  private static Optional<RepairPlan.Removal> surplus(RangeStats r, List<String> liveReplicas, List<String> dead,
+      int target, Map<String, double[]> load) {
+    if (!dead.isEmpty()) {
+      return Optional.of(new RepairPlan.Removal(r.rangeId(), dead.get(0), Explanation.of(
+              "replica on a dead node, live replicas reach the target: drop it")
+          .with("liveReplicas", liveReplicas.size()).with("targetReplicas", target).build()));
+    }
+    if (liveReplicas.size() <= target || r.leaderNodeId().isEmpty()) {
+      return Optional.empty(); // without a known leader, any live replica might be it
+    }
+    String victim = null;
+    for (String n : liveReplicas) {
+      if (n.equals(r.leaderNodeId())) {
+        continue;
+      }
+      if (victim == null || load.get(n)[0] > load.get(victim)[0]
+          || (load.get(n)[0] == load.get(victim)[0] && n.compareTo(victim) > 0)) {
+        victim = n;
+      }
+    }
+    return Optional.ofNullable(victim).map(n -> new RepairPlan.Removal(r.rangeId(), n, Explanation.of(
+            "over-replicated: drop a replica")
+        .with("liveReplicas", liveReplicas.size()).with("targetReplicas", target).build()));
   }
 
   private static Optional<String> pick(List<String> live, List<String> replicas, List<String> chosen,

@@ -66,6 +66,31 @@ class RepairPolicyTest {
   }
 
   @Test
+  void deadReplicaOfARangeAtItsTarget_isDroppedWithoutAReplacement() {
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(withDead("n4", "n1", "n2", "n3"),
+        List.of(stats(range(1, 0, -1, "n1", "n2", "n3", "n4"), 1, 1))), config, NOW);
+    assertThat(p.moves()).isEmpty();
+    assertThat(p.removals()).singleElement().satisfies(r -> {
+      assertThat(r.nodeId()).isEqualTo("n4");
+      assertThat(r.why().reason()).contains("dead node");
+    });
+  }
+
+  @Test
+  void overReplicatedLiveRange_dropsANonLeaderReplica_butNotWithoutAKnownLeader() {
+    RangeDescriptor d = range(1, 0, -1, "n1", "n2", "n3", "n4");
+    RepairPlan p = RepairPolicy.plan(ClusterSnapshot.of(nodes(NOW, "n1", "n2", "n3", "n4"),
+        List.of(stats(d, 1, 1))), config, NOW);
+    assertThat(p.removals()).singleElement().satisfies(r -> {
+      assertThat(r.nodeId()).isNotEqualTo("n1").isIn("n2", "n3", "n4");
+      assertThat(r.why().reason()).contains("over-replicated");
+    });
+    RepairPlan leaderless = RepairPolicy.plan(ClusterSnapshot.of(nodes(NOW, "n1", "n2", "n3", "n4"),
+        List.of(stats(d, 1, 1).withLeader(""))), config, NOW);
+    assertThat(leaderless.removals()).isEmpty();
+  }
+
+  @Test
   void underReplicatedRange_getsReplicasAdded_preferringNewZones() {
     List<NodeStats> ns = List.of(new NodeStats("a1", "a", 0, NOW), new NodeStats("a2", "a", 0, NOW),
         new NodeStats("b1", "b", 0, NOW), new NodeStats("c1", "c", 0, NOW));
@@ -82,12 +107,15 @@ class RepairPolicyTest {
       int target = Math.min(config.replicationFactor(), live.size());
       for (int step = 0; step < 100; step++) {
         RepairPlan p = RepairPolicy.plan(s, config, NOW);
-        assertThat(p.moves().size()).isLessThanOrEqualTo(config.maxRepairsInFlight());
-        if (p.moves().isEmpty()) {
+        assertThat(p.moves().size() + p.removals().size()).isLessThanOrEqualTo(config.maxRepairsInFlight());
+        if (p.moves().isEmpty() && p.removals().isEmpty()) {
           break;
         }
         assertThat(p.moves()).allSatisfy(m -> assertThat(live).contains(m.toNode()));
-        s = Simulator.apply(s, p.moves(), List.of());
+        ClusterSnapshot before = s;
+        assertThat(p.removals()).filteredOn(r -> live.contains(r.nodeId())).allSatisfy(r -> assertThat(r.nodeId())
+            .isNotEqualTo(before.range(r.rangeId()).orElseThrow().leaderNodeId()));
+        s = removeReplicas(Simulator.apply(s, p.moves(), List.of()), p.removals());
       }
       RepairPlan last = RepairPolicy.plan(s, config, NOW);
       Set<Long> blocked = new HashSet<>();
@@ -98,10 +126,29 @@ class RepairPolicyTest {
         if (!blocked.contains(r.rangeId())) {
           assertThat(replicas.stream().filter(live::contains).count()).as("live replicas of %s", r.range())
               .isGreaterThanOrEqualTo(target);
+          assertThat(replicas.size()).as("replicas of %s (none dead or extra left)", r.range())
+              .isLessThanOrEqualTo(Math.max(target, r.leaderNodeId().isEmpty() ? replicas.size() : target));
         } else {
           assertThat(replicas.stream().filter(live::contains).count() * 2).isLessThanOrEqualTo(replicas.size());
         }
       }
     });
+  }
+
+  /** Drops each removal's replica from its range (generation + 1), as the executor would. */
+  static ClusterSnapshot removeReplicas(ClusterSnapshot s, List<RepairPlan.Removal> removals) {
+    List<RangeStats> out = new ArrayList<>();
+    for (RangeStats r : s.ranges()) {
+      RangeDescriptor d = r.range();
+      for (RepairPlan.Removal rm : removals) {
+        if (rm.rangeId() == d.rangeId()) {
+          List<String> replicas = new ArrayList<>(d.replicas());
+          replicas.remove(rm.nodeId());
+          d = new RangeDescriptor(d.rangeId(), d.start(), d.end(), replicas, d.generation() + 1);
+        }
+      }
+      out.add(r.withRange(d));
+    }
+    return s.withRanges(out);
   }
 }

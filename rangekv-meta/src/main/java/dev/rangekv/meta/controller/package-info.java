@@ -1,7 +1,12 @@
 /**
- * The controller shell on the meta leader: keeps the latest per-range stats from heartbeats, builds a
- * {@code ClusterSnapshot} each tick, calls {@code core.controller.ControllerPlanner} and executes the
- * plan through {@link dev.rangekv.meta.controller.RangeActions}, logging every decision (taken or
- * declined) as an event; answers "why" and the admin calls.
+ * The controller shell on the meta leader: keeps the latest per-range stats from heartbeats ({@link
+ * dev.rangekv.meta.controller.StatsBook}), builds a {@code ClusterSnapshot} each tick ({@link
+ * dev.rangekv.meta.controller.SnapshotBuilder}), calls {@code core.controller.ControllerPlanner} and
+ * executes the plan through {@link dev.rangekv.meta.controller.RangeActions} ({@link
+ * dev.rangekv.meta.controller.Controller}, ticked by {@link dev.rangekv.meta.controller.ControllerLoop}),
+ * logging every decision (taken or declined) as an event; answers "why" ({@link
+ * dev.rangekv.meta.controller.WhyBook}), the admin calls and the whole meta API ({@link
+ * dev.rangekv.meta.controller.MetaServiceImpl}). Codes against {@code meta.state}'s interfaces only;
+ * nothing in {@code meta.state} depends on it.
  */
 package dev.rangekv.meta.controller;

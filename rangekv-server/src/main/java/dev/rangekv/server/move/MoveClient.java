@@ -1,5 +1,6 @@
 package dev.rangekv.server.move;
 
+import com.google.protobuf.ByteString;
 import dev.rangekv.proto.AddReplicaRequest;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
@@ -9,6 +10,8 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.RemoveReplicaRequest;
+import dev.rangekv.proto.SplitRangeRequest;
+import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.proto.TransferLeaderRequest;
@@ -23,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Runs replica moves, leadership transfers and merges through the node admin API, as an operator or a
@@ -34,7 +38,7 @@ import java.util.function.BiFunction;
  * (plus, after a completed add, the target). Thread-safe.
  */
 public final class MoveClient implements AutoCloseable {
-  private final List<String> seeds;
+  private final Supplier<List<String>> seeds;
   private final Duration deadline;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
 
@@ -42,7 +46,16 @@ public final class MoveClient implements AutoCloseable {
   public record Located(RangeDescriptorProto range, String leaderNodeId, String leaderAddress) {}
 
   public MoveClient(List<String> seeds, Duration deadline) {
-    this.seeds = List.copyOf(seeds);
+    this(fixed(List.copyOf(seeds)), deadline);
+  }
+
+  private static Supplier<List<String>> fixed(List<String> seeds) {
+    return () -> seeds;
+  }
+
+  /** A client whose node addresses are looked up anew for every locate (nodes join and leave). */
+  public MoveClient(Supplier<List<String>> seeds, Duration deadline) {
+    this.seeds = seeds;
     this.deadline = deadline;
   }
 
@@ -51,7 +64,7 @@ public final class MoveClient implements AutoCloseable {
     RangeDescriptorProto newest = null;
     String leader = "";
     String leaderAddress = "";
-    for (String seed : seeds) {
+    for (String seed : seeds.get()) {
       ListRangesResponse r;
       try {
         r = admin(seed, Duration.ofSeconds(5)).listRanges(ListRangesRequest.getDefaultInstance());
@@ -121,6 +134,15 @@ public final class MoveClient implements AutoCloseable {
       transferLeader(rangeId, toNode);
     }
     return removeReplica(rangeId, fromNodeId);
+  }
+
+  /**
+   * Splits {@code rangeId} at {@code splitKey}, or at the leader's storage midpoint when it is empty;
+   * answers both halves.
+   */
+  public SplitRangeResponse split(long rangeId, ByteString splitKey) {
+    return onLeader(rangeId, (loc, stub) -> stub.splitRange(SplitRangeRequest.newBuilder()
+        .setHeader(header(loc.range())).setSplitKey(splitKey).build()));
   }
 
   /** Merges {@code leftRangeId} with its right neighbour {@code rightRangeId} (same replica set). */

@@ -10,6 +10,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.time.Duration;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
 
 /**
  * Several nodes in one JVM on free loopback ports, each under its own directory of {@code baseDir}:
@@ -25,11 +31,33 @@ public final class LocalCluster implements AutoCloseable {
     this.nodes = new ArrayList<>();
   }
 
-  /** Starts {@code size} nodes and bootstraps the first range. */
+  /**
+   * Starts {@code size} nodes and bootstraps the first range, without a meta range or controller:
+   * ranges split, move and merge only when told to (the low-level protocol tests).
+   */
   public static LocalCluster start(int size, Path baseDir, RaftTuning tuning) throws IOException {
+    return start(size, baseDir, tuning, Optional.empty());
+  }
+
+  /**
+   * Starts {@code size} nodes with the meta range on the first min(3, n) of them and the controller
+   * (with {@code controller}'s thresholds) on its leader: the cluster splits, merges and moves ranges
+   * by itself.
+   */
+  public static LocalCluster start(int size, Path baseDir, RaftTuning tuning, ControllerConfig controller)
+      throws IOException {
+    return start(size, baseDir, tuning, Optional.of(controller));
+  }
+
+  private static LocalCluster start(int size, Path baseDir, RaftTuning tuning, Optional<ControllerConfig> controller)
+      throws IOException {
     List<NodeConfig> configs = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       configs.add(NodeConfig.loopback("n" + (i + 1), baseDir.resolve("n" + (i + 1))).withTuning(tuning));
+    }
+    List<String> seeds = configs.stream().map(NodeConfig::clientAddress).toList();
+    if (controller.isPresent()) {
+      configs.replaceAll(c -> c.withMeta(MetaSettings.enabled(controller.get(), seeds)));
     }
     LocalCluster cluster = new LocalCluster(configs);
     try {
@@ -43,11 +71,37 @@ public final class LocalCluster implements AutoCloseable {
       for (RangeKvNode n : first) {
         n.bootstrap(root, replicas);
       }
+      if (controller.isPresent()) {
+        for (RangeKvNode n : first) {
+          n.hostMeta(first);
+        }
+        RangeDescriptorProto rootProto = ProtoValues.descriptor(root, id -> cluster.config(cluster.indexOf(id)).clientAddress());
+        awaitMetaLeader(first).metaNode().bootstrap(List.of(rootProto),
+            cluster.nodes.stream().map(RangeKvNode::record).toList(), Duration.ofSeconds(60));
+      }
     } catch (IOException | RuntimeException e) {
       cluster.close();
       throw e;
     }
     return cluster;
+  }
+
+  private static RangeKvNode awaitMetaLeader(List<RangeKvNode> hosts) throws IOException {
+    long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < end) {
+      for (RangeKvNode n : hosts) {
+        if (n.metaNode().group().map(MetaGroup::isLeader).orElse(false)) {
+          return n;
+        }
+      }
+      try {
+        Thread.sleep(20); // the first election: no event to wait on
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for the meta leader", e);
+      }
+    }
+    throw new IOException("the meta range elected no leader within 60 s");
   }
 
   public int size() {

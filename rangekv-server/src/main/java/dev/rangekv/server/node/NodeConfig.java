@@ -10,10 +10,18 @@ import java.util.Objects;
 
 /**
  * How to run one node: its id, listen host, Ratis port, client gRPC port (separate), data directory
- * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning and store options.
+ * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning, store options and its part
+ * in the meta range.
  */
 public record NodeConfig(
-    String nodeId, String host, int raftPort, int clientPort, Path dataDir, RaftTuning tuning, StoreOptions storeOptions) {
+    String nodeId,
+    String host,
+    int raftPort,
+    int clientPort,
+    Path dataDir,
+    RaftTuning tuning,
+    StoreOptions storeOptions,
+    MetaSettings meta) {
 
   public NodeConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -21,6 +29,7 @@ public record NodeConfig(
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(tuning, "tuning");
     Objects.requireNonNull(storeOptions, "storeOptions");
+    Objects.requireNonNull(meta, "meta");
     if (nodeId.isEmpty() || raftPort <= 0 || clientPort <= 0 || raftPort == clientPort) {
       throw new IllegalArgumentException("bad node config id=" + nodeId + " raftPort=" + raftPort + " clientPort=" + clientPort);
     }
@@ -28,15 +37,20 @@ public record NodeConfig(
 
   /** A loopback node on two free ports with default tuning. */
   public static NodeConfig loopback(String nodeId, Path dataDir) {
-    return new NodeConfig(nodeId, "127.0.0.1", freePort(), freePort(), dataDir, RaftTuning.defaults(), StoreOptions.defaults());
+    return new NodeConfig(nodeId, "127.0.0.1", freePort(), freePort(), dataDir, RaftTuning.defaults(), StoreOptions.defaults(),
+        MetaSettings.DISABLED);
   }
 
   public NodeConfig withTuning(RaftTuning t) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions, meta);
   }
 
   public NodeConfig withStoreOptions(StoreOptions o) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o, meta);
+  }
+
+  public NodeConfig withMeta(MetaSettings m) {
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, m);
   }
 
   public String raftAddress() {

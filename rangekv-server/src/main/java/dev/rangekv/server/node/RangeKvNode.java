@@ -1,6 +1,14 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.server.meta.MetaNode;
+import dev.rangekv.server.meta.MetaRedirect;
+import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
 import dev.rangekv.server.replica.RangeGroups;
@@ -18,6 +26,10 @@ import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
 import dev.rangekv.server.rpc.RaftGateway;
 import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.server.stats.HeartbeatBuilder;
+import dev.rangekv.server.stats.LoadRecorder;
+import dev.rangekv.server.stats.StoreTailBaselines;
+import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
@@ -35,6 +47,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -62,6 +75,9 @@ public final class RangeKvNode implements AutoCloseable {
   private final Server grpcServer;
   private final NodeChannels channels = new NodeChannels();
   private final ExecutorService moveExecutor;
+  private final SpanCompactor compactor;
+  private final MetaNode meta;
+  private final HeartbeatBuilder heartbeats;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -69,13 +85,30 @@ public final class RangeKvNode implements AutoCloseable {
     Files.createDirectories(config.dataDir());
     this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
     this.directory = new ReplicaDirectory(store);
-    StateMachine.Registry registry = groupId -> directory.newReplica(rangeIdOf(groupId));
-    this.raftServer = RaftServer.newBuilder()
+    this.compactor = new SpanCompactor(store, config.nodeId());
+    directory.onSpanDeleted(compactor::deleted);
+    this.meta = config.meta().controller()
+        .map(c -> new MetaNode(config.nodeId(), c, channels, () -> config.meta().seeds()))
+        .orElse(null);
+    StateMachine.Registry registry = groupId -> {
+      if (MetaGroups.isMeta(groupId)) {
+        if (meta == null) {
+          throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
+        }
+        return meta.newStateMachine();
+      }
+      return directory.newReplica(rangeIdOf(groupId));
+    };
+    RaftServer.Builder builder = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
         .setStateMachineRegistry(registry)
-        .setOption(RaftStorage.StartupOption.RECOVER)
-        .build();
+        .setOption(RaftStorage.StartupOption.RECOVER);
+    // A meta replica reopened from its directory alone starts with an empty configuration, and one that
+    // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
+    // given it does not (Ratis 3.3.0).
+    MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
+    this.raftServer = builder.build();
     raftServer.start();
     this.groupExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-groups");
@@ -101,13 +134,20 @@ public final class RangeKvNode implements AutoCloseable {
     SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
     ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+    LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
+    this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
+        config.raftAddress(), "", config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
-        .addService(new KvServiceImpl(gateway, limits))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges))
+        .addService(new KvServiceImpl(gateway, limits, load))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor))
+        .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .maxInboundMessageSize(8 << 20)
         .build()
         .start();
+    if (meta != null) {
+      meta.start(raftServer, this::heartbeat);
+    }
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress());
   }
@@ -151,6 +191,56 @@ public final class RangeKvNode implements AutoCloseable {
     reconciler.ensure(range.rangeId());
   }
 
+  /**
+   * Makes this node a new cluster of its own, unless its store holds ranges already (a restart): the
+   * first range {@code ["", +inf)} and the meta range, both on this node alone. Others join it; the
+   * controller then replicates ranges onto them.
+   */
+  public void bootstrapCluster(Duration timeout) throws IOException {
+    MetaNode m = requireMeta();
+    if (!store.allRangeStates().isEmpty()) {
+      log.info("cluster bootstrap skipped: the store holds ranges already nodeId={}", config.nodeId());
+      return;
+    }
+    RangeDescriptor root = new RangeDescriptor(ChildRangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY, List.of(nodeId()), 0);
+    bootstrap(root, List.of(replica()));
+    hostMeta(List.of(this));
+    m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
+  }
+
+  /**
+   * Creates the meta group on {@code peers} (this node among them); every peer must call it. The
+   * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
+   */
+  public void hostMeta(List<RangeKvNode> peers) throws IOException {
+    List<RaftPeer> raftPeers = peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList();
+    MetaPeersFile.write(config.dataDir(), raftPeers);
+    requireMeta().createGroup(raftPeers);
+  }
+
+  /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
+  public void join(Duration timeout) {
+    requireMeta().register(record(), timeout);
+  }
+
+  /** This node as the meta range records it. */
+  public NodeRecord record() {
+    return NodeRecord.newBuilder().setNodeId(nodeId()).setAddress(config.clientAddress())
+        .setRaftAddress(config.raftAddress()).setZone(config.meta().zone()).build();
+  }
+
+  /** This node's part in the meta range; fails on a node configured without one. */
+  public MetaNode metaNode() {
+    return requireMeta();
+  }
+
+  private MetaNode requireMeta() {
+    if (meta == null) {
+      throw new IllegalStateException("node " + nodeId() + " is configured without a meta range (MetaSettings.DISABLED)");
+    }
+    return meta;
+  }
+
   /** This node as a replica of a range. */
   public RaftReplica replica() {
     return RaftReplica.newBuilder()
@@ -180,6 +270,16 @@ public final class RangeKvNode implements AutoCloseable {
     return store;
   }
 
+  /** Builds heartbeats; each build ends the load interval the previous one started. */
+  public HeartbeatBuilder heartbeats() {
+    return heartbeats;
+  }
+
+  /** This node's heartbeat for the interval since the previous one (see {@link HeartbeatBuilder#build}). */
+  public HeartbeatRequest heartbeat() {
+    return heartbeats.build(System.nanoTime());
+  }
+
   /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
   @Override
   public synchronized void close() {
@@ -187,6 +287,9 @@ public final class RangeKvNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (meta != null) {
+      meta.close();
+    }
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
     moveExecutor.shutdownNow();
@@ -201,6 +304,7 @@ public final class RangeKvNode implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      compactor.close();
       store.close();
       log.info("node stopped nodeId={}", config.nodeId());
     }

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.proto.BatchRequest;
 import dev.rangekv.proto.BatchResponse;
 import dev.rangekv.proto.Condition;
@@ -16,7 +17,9 @@ import dev.rangekv.proto.replica.DedupeRecord;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.WriteBatchBuilder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -83,6 +86,24 @@ public final class CommandApplier {
       }
     }
     return BatchResponse.newBuilder().setSucceeded(true).setFailedCheckIndex(-1).build();
+  }
+
+  /** A span a write deleted with a range delete. */
+  public record Span(Key lo, RangeEnd hi) {}
+
+  /** The spans {@code cmd}'s batch deletes with range deletes (their space is reclaimed only by compaction). */
+  public static List<Span> deletedSpans(RangeCommand cmd) {
+    if (!cmd.hasBatch()) {
+      return List.of();
+    }
+    List<Span> out = new ArrayList<>();
+    for (Mutation m : cmd.getBatch().getMutationsList()) {
+      if (m.hasDeleteRange()) {
+        DeleteRangeSpan s = m.getDeleteRange();
+        out.add(new Span(ProtoValues.key(s.getLo()), ProtoValues.end(s.getHi(), s.getHiInfinite())));
+      }
+    }
+    return out;
   }
 
   /** A refusal as a reply: deterministic, so every replica "applies" it the same way (no write). */

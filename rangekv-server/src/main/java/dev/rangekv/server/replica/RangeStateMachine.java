@@ -193,6 +193,7 @@ public final class RangeStateMachine extends BaseStateMachine {
     CommandResult result;
     SplitOutcome split = null;
     DescriptorChangeApplier.Outcome change = null;
+    List<CommandApplier.Span> deletedSpans = List.of();
     try (WriteBatchBuilder batch = store.newBatch()) {
       RangeCommand cmd = parseCommand(entry);
       Optional<String> refusal = cmd == null ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd, d);
@@ -211,9 +212,13 @@ public final class RangeStateMachine extends BaseStateMachine {
       } else {
         result = CommandApplier.applyWrite(store, rangeId, cmd, batch);
         batch.setApplied(rangeId, term, index);
+        if (result.getBatch().getSucceeded()) {
+          deletedSpans = CommandApplier.deletedSpans(cmd);
+        }
       }
       store.write(batch);
     }
+    deletedSpans.forEach(span -> host.spanDeleted(span.lo(), span.hi()));
     if (split != null) {
       descriptor = split.parent();
       log.info("range split rangeId={} childRangeId={} splitKey={} generation={} index={}",

@@ -1,5 +1,7 @@
 package dev.rangekv.server.replica;
 
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
@@ -36,6 +39,18 @@ public final class ReplicaDirectory implements ReplicaHost {
 
   public ReplicaDirectory(NodeStore store) {
     this.store = store;
+  }
+
+  private volatile BiConsumer<Key, RangeEnd> spanDeleted = (lo, hi) -> {};
+
+  /** Where applied range deletes are reported, to have their spans compacted. */
+  public void onSpanDeleted(BiConsumer<Key, RangeEnd> action) {
+    this.spanDeleted = action;
+  }
+
+  @Override
+  public void spanDeleted(Key lo, RangeEnd hi) {
+    spanDeleted.accept(lo, hi);
   }
 
   /** Where split children go to get their Raft group created (set once the Raft server exists). */

@@ -1,5 +1,7 @@
 package dev.rangekv.server.replica;
 
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.server.split.SplitApplier.SplitOutcome;
@@ -33,4 +35,10 @@ public interface ReplicaHost {
   default CompletableFuture<StagedSpan> fetchSpan(long rangeId, String leaderNodeId) {
     return CompletableFuture.failedFuture(new UnsupportedOperationException("span snapshots are not wired"));
   }
+
+  /**
+   * A range delete over {@code [lo, hi)} was applied on this node: its space comes back only when the
+   * span is compacted, so the host schedules that (off the apply thread).
+   */
+  default void spanDeleted(Key lo, RangeEnd hi) {}
 }

@@ -31,11 +31,13 @@ import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.server.replica.RangeKvException;
+import dev.rangekv.server.stats.LoadRecorder;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.ratis.protocol.ClientId;
@@ -43,32 +45,38 @@ import org.apache.ratis.protocol.ClientId;
 /**
  * The client KV API of a node: input limits, then the range's Ratis group through {@link RaftGateway}.
  * Every failure reaches the client as a gRPC status with a typed {@link RangeKvError} in the trailers.
+ * Served requests are recorded in the node's {@link LoadRecorder} before the reply is sent.
  */
 public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   private final RaftGateway gateway;
   private final InputLimits limits;
+  private final LoadRecorder load;
 
-  public KvServiceImpl(RaftGateway gateway, InputLimits limits) {
+  public KvServiceImpl(RaftGateway gateway, InputLimits limits, LoadRecorder load) {
     this.gateway = gateway;
     this.limits = limits;
+    this.load = load;
   }
 
   @Override
   public void get(GetRequest request, StreamObserver<GetResponse> out) {
     read(out, request, () -> limits.key(request.getKey()),
-        RangeQuery.newBuilder().setHeader(request.getHeader()).setGet(request), QueryResult::getGet);
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setGet(request), QueryResult::getGet,
+        r -> load.recordGet(request.getHeader().getRangeId(), request.getKey()));
   }
 
   @Override
   public void multiGet(MultiGetRequest request, StreamObserver<MultiGetResponse> out) {
     read(out, request, () -> first(request.getKeysList().stream().map(limits::key).toList()),
-        RangeQuery.newBuilder().setHeader(request.getHeader()).setMultiGet(request), QueryResult::getMultiGet);
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setMultiGet(request), QueryResult::getMultiGet,
+        r -> load.recordMultiGet(request.getHeader().getRangeId(), request.getKeysList()));
   }
 
   @Override
   public void scan(ScanRequest request, StreamObserver<ScanResponse> out) {
     read(out, request, () -> limits.span("scan.bounds", request.getLo(), request.getHi(), request.getHiInfinite()),
-        RangeQuery.newBuilder().setHeader(request.getHeader()).setScan(request), QueryResult::getScan);
+        RangeQuery.newBuilder().setHeader(request.getHeader()).setScan(request), QueryResult::getScan,
+        r -> load.recordScan(request.getHeader().getRangeId(), request, r));
   }
 
   @Override
@@ -134,19 +142,28 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
         .setWriteId(writeId)
         .setBatch(BatchRequest.newBuilder().setHeader(header).addAllMutations(mutations))
         .build();
+    load.beforeWrite(header.getRangeId());
     complete(out, gateway.write(cmd, ratisClientId(writeId, header, gateway.freezeEpoch(header.getRangeId())),
         writeId.getRequestId())
-        .thenApply(CommandResult::getBatch).thenApply(reply));
+        .thenApply(CommandResult::getBatch)
+        .thenApply(r -> {
+          load.recordWrite(header.getRangeId(), mutations, r.getSucceeded());
+          return r;
+        })
+        .thenApply(reply));
   }
 
   private <T> void read(StreamObserver<T> out, MessageLite request, Supplier<Optional<RangeKvError>> check,
-      RangeQuery.Builder query, Function<QueryResult, T> reply) {
+      RangeQuery.Builder query, Function<QueryResult, T> reply, Consumer<T> served) {
     Optional<RangeKvError> bad = limits.request(request).or(check);
     if (bad.isPresent()) {
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;
     }
-    complete(out, gateway.read(query.build()).thenApply(reply));
+    complete(out, gateway.read(query.build()).thenApply(reply).thenApply(r -> {
+      served.accept(r);
+      return r;
+    }));
   }
 
   /**

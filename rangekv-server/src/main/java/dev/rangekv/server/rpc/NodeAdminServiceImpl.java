@@ -22,9 +22,14 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.SplitCommand;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeStateMachine;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.split.ChildRangeIds;
+import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.StoreException;
+import com.google.protobuf.ByteString;
+import dev.rangekv.core.key.Key;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.util.Optional;
@@ -42,9 +47,10 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final InputLimits limits;
   private final ReplicaChanges changes;
   private final MergeCoordinator merges;
+  private final NodeStore store;
 
   public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
-      InputLimits limits, ReplicaChanges changes, MergeCoordinator merges) {
+      InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, NodeStore store) {
     this.nodeId = nodeId;
     this.server = server;
     this.gateway = gateway;
@@ -52,6 +58,7 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
     this.limits = limits;
     this.changes = changes;
     this.merges = merges;
+    this.store = store;
   }
 
   /** Adds a replica (on the range's leader): see {@code move.ReplicaChanges}. */
@@ -78,16 +85,26 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   }
 
   /**
-   * Proposes a split in the range's group. The child id is derived from (range id, generation), so a
-   * retry proposes the same child and a stale one is refused by the generation check.
+   * Proposes a split in the range's group, at the request's split key or, when it is empty, at the
+   * store's byte midpoint of the range (found on the leader). The child id is derived from (range id,
+   * generation), so a retry proposes the same child and a stale one is refused by the generation check.
    */
   @Override
   public void splitRange(SplitRangeRequest request, StreamObserver<SplitRangeResponse> out) {
     long rangeId = request.getHeader().getRangeId();
-    Optional<dev.rangekv.proto.RangeKvError> bad = limits.key(request.getSplitKey());
+    ByteString splitKey = request.getSplitKey();
+    if (splitKey.isEmpty()) {
+      try {
+        splitKey = midpoint(rangeId);
+      } catch (RangeKvException e) {
+        out.onError(RangeKvErrors.toStatusException(e.error()));
+        return;
+      }
+    }
+    Optional<dev.rangekv.proto.RangeKvError> bad = limits.key(splitKey);
     Optional<RangeStateMachine> replica = directory.replica(rangeId);
     Optional<RangeDescriptor> d = replica.flatMap(RangeStateMachine::descriptor);
-    if (bad.isEmpty() && d.isPresent() && d.get().start().equals(ProtoValues.key(request.getSplitKey()))) {
+    if (bad.isEmpty() && d.isPresent() && d.get().start().equals(ProtoValues.key(splitKey))) {
       bad = Optional.of(RangeKvErrors.invalidArgument("split_key", "split key equals the range start"));
     }
     if (bad.isPresent()) {
@@ -106,12 +123,36 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
       return;
     }
     SplitCommand split = SplitCommand.newBuilder()
-        .setSplitKey(request.getSplitKey())
+        .setSplitKey(splitKey)
         .setChildRangeId(ChildRangeIds.childOf(rangeId, generation))
         .addAllPeers(peers)
         .build();
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader()).setSplit(split).build();
     KvServiceImpl.complete(out, gateway.write(cmd).thenApply(CommandResult::getSplit));
+  }
+
+  /**
+   * The store's byte-midpoint key of the range's current span, on its leader; a typed refusal when this
+   * node does not lead it or the range holds fewer than 2 keys (then no split key lies strictly inside).
+   */
+  private ByteString midpoint(long rangeId) {
+    Optional<dev.rangekv.proto.RangeKvError> notLeader = gateway.leaderOrRefusal(rangeId);
+    if (notLeader.isPresent()) {
+      throw new RangeKvException(notLeader.get());
+    }
+    RangeDescriptor d = directory.replica(rangeId).flatMap(RangeStateMachine::descriptor)
+        .orElseThrow(() -> new RangeKvException(
+            RangeKvErrors.unavailable("range " + rangeId + " is not ready on this node", true)));
+    Optional<Key> mid;
+    try {
+      mid = store.findSplitKey(d.start(), d.end());
+    } catch (StoreException e) {
+      throw new RangeKvException(RangeKvErrors.unavailable(
+          "finding the midpoint of range " + rangeId + " failed: " + e.getMessage(), true));
+    }
+    return mid.map(ProtoValues::bytes).orElseThrow(() -> new RangeKvException(RangeKvErrors.invalidArgument(
+        "split_key", "range " + rangeId + " " + d + " holds fewer than 2 keys: it has no midpoint to split at;"
+            + " give a split_key")));
   }
 
   @Override

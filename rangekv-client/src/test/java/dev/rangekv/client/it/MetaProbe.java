@@ -1,0 +1,79 @@
+package dev.rangekv.client.it;
+
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.ListEventsRequest;
+import dev.rangekv.proto.ListRangeStatsRequest;
+import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.server.meta.MetaLocator;
+import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.rpc.NodeChannels;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** Reads the meta range of a {@link LocalCluster} the way an operator would: ranges with stats, events. */
+final class MetaProbe implements AutoCloseable {
+  private final NodeChannels channels = new NodeChannels();
+  private final MetaLocator meta;
+
+  MetaProbe(LocalCluster cluster) {
+    this.meta = new MetaLocator(channels, () -> {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < cluster.size(); i++) {
+        if (cluster.isRunning(i)) {
+          out.add(cluster.config(i).clientAddress());
+        }
+      }
+      return out;
+    });
+  }
+
+  List<RangeStatsProto> ranges() {
+    return meta.call(s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance()), Duration.ofSeconds(30))
+        .getRangesList();
+  }
+
+  List<EventProto> events() {
+    return meta.call(s -> s.listEvents(ListEventsRequest.getDefaultInstance()), Duration.ofSeconds(30)).getEventsList();
+  }
+
+  List<EventProto> events(String kind) {
+    return events().stream().filter(e -> e.getKind().equals(kind)).toList();
+  }
+
+  /** Ranges led by each node id, as the latest heartbeats report. */
+  Map<String, Integer> leaderCounts() {
+    Map<String, Integer> out = new HashMap<>();
+    for (RangeStatsProto r : ranges()) {
+      if (!r.getLeaderNodeId().isEmpty()) {
+        out.merge(r.getLeaderNodeId(), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("timed out after " + timeout + " waiting until " + what);
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(200); // the controller acts on its own ticks: nothing to await but state
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    channels.close();
+  }
+}

@@ -1,0 +1,294 @@
+package dev.rangekv.meta.controller;
+
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.proto.AdminMergeRequest;
+import dev.rangekv.proto.AdminMergeResponse;
+import dev.rangekv.proto.AdminMoveRequest;
+import dev.rangekv.proto.AdminMoveResponse;
+import dev.rangekv.proto.AdminSplitRequest;
+import dev.rangekv.proto.AdminSplitResponse;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.GetMapRequest;
+import dev.rangekv.proto.GetMapResponse;
+import dev.rangekv.proto.HeartbeatRequest;
+import dev.rangekv.proto.HeartbeatResponse;
+import dev.rangekv.proto.ListEventsRequest;
+import dev.rangekv.proto.ListEventsResponse;
+import dev.rangekv.proto.ListNodesRequest;
+import dev.rangekv.proto.ListNodesResponse;
+import dev.rangekv.proto.ListRangeStatsRequest;
+import dev.rangekv.proto.ListRangeStatsResponse;
+import dev.rangekv.proto.LookupRequest;
+import dev.rangekv.proto.LookupResponse;
+import dev.rangekv.proto.MetaServiceGrpc;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.PreSplitRequest;
+import dev.rangekv.proto.PreSplitResponse;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.RegisterNodeRequest;
+import dev.rangekv.proto.RegisterNodeResponse;
+import dev.rangekv.proto.ReportDescriptorsRequest;
+import dev.rangekv.proto.ReportDescriptorsResponse;
+import dev.rangekv.proto.WhyRequest;
+import dev.rangekv.proto.WhyResponse;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.NodeHeartbeat;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The meta API on every node. Only the meta leader answers: elsewhere every call fails with {@code
+ * NOT_LEADER} (range id 0, the meta leader's node id and client address when known). Reads come from
+ * the leader's applied view, the {@link StatsBook} and the {@link WhyBook}; node registrations,
+ * heartbeats and reported descriptors are proposed to the meta range stamped with the leader's clock;
+ * admin calls run through the {@link Controller} and answer when done. Never blocks a gRPC thread.
+ */
+public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
+  private final MetaGroup meta;
+  private final Controller controller;
+  private final LongSupplier clock;
+
+  public MetaServiceImpl(MetaGroup meta, Controller controller, LongSupplier clock) {
+    this.meta = meta;
+    this.controller = controller;
+    this.clock = clock;
+  }
+
+  @Override
+  public void lookup(LookupRequest req, StreamObserver<LookupResponse> out) {
+    if (leading(out)) {
+      answer(out, LookupResponse.newBuilder().setRange(meta.view().lookup(req.getKey())).build());
+    }
+  }
+
+  @Override
+  public void getMap(GetMapRequest req, StreamObserver<GetMapResponse> out) {
+    if (leading(out)) {
+      answer(out, meta.view().changesSince(req.getSinceVersion()));
+    }
+  }
+
+  @Override
+  public void reportDescriptors(ReportDescriptorsRequest req, StreamObserver<ReportDescriptorsResponse> out) {
+    if (leading(out)) {
+      reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong()).setReport(req).build()),
+          v -> ReportDescriptorsResponse.newBuilder().setVersion(v.mapVersion()).build());
+    }
+  }
+
+  @Override
+  public void registerNode(RegisterNodeRequest req, StreamObserver<RegisterNodeResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    NodeRecord node = req.getNode();
+    if (node.getNodeId().isEmpty() || node.getAddress().isEmpty()) {
+      out.onError(invalid("node_id", "a node registers with a node id and a client address"));
+      return;
+    }
+    boolean known = meta.view().nodes().stream().anyMatch(n -> n.getNodeId().equals(node.getNodeId()));
+    long now = clock.getAsLong();
+    controller.stats().recordRegistration(HeartbeatRequest.newBuilder().setNode(node).build());
+    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+        .setRegisterNode(node.toBuilder().setLastHeartbeatMillis(now)).build());
+    if (!known) {
+      applied = applied.thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+          .setEvents(dev.rangekv.proto.meta.AppendEvents.newBuilder().addEvents(EventProto.newBuilder()
+              .setKind("node-joined").setAtMillis(now).setReason("node registered")
+              .setDetail("node " + node.getNodeId() + " at " + node.getAddress()
+                  + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()))))
+          .build()));
+    }
+    reply(out, applied, v -> RegisterNodeResponse.newBuilder().addAllNodes(v.nodes()).build());
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest req, StreamObserver<HeartbeatResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    if (req.getNode().getNodeId().isEmpty()) {
+      out.onError(invalid("node_id", "a heartbeat names its node id"));
+      return;
+    }
+    long now = clock.getAsLong();
+    controller.stats().record(req, now);
+    NodeRecord.Builder node = req.getNode().toBuilder().setLastHeartbeatMillis(now)
+        .setReplicaCount(req.getRangesCount());
+    NodeHeartbeat.Builder hb = NodeHeartbeat.newBuilder();
+    int leaders = 0;
+    long bytes = 0;
+    double qps = 0;
+    for (RangeStatsProto r : req.getRangesList()) {
+      if (r.getLeader()) {
+        leaders++;
+        bytes += r.getBytes();
+        qps += r.getReadQps() + r.getWriteQps();
+        hb.addRanges(r.getRange()); // the leader's descriptor is the authority; followers' may lag
+      }
+    }
+    hb.setNode(node.setLeaderCount(leaders).setBytes(bytes).setQps(qps));
+    reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(now).setHeartbeat(hb).build()),
+        v -> HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).build());
+  }
+
+  @Override
+  public void listNodes(ListNodesRequest req, StreamObserver<ListNodesResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    long now = clock.getAsLong();
+    long dead = controller.config().deadNodeTimeoutMillis();
+    ListNodesResponse.Builder b = ListNodesResponse.newBuilder().setMetaLeaderNodeId(meta.leaderNodeId().orElse(""));
+    for (NodeRecord n : meta.view().nodes()) {
+      b.addNodes(n);
+      if (now - n.getLastHeartbeatMillis() <= dead) {
+        b.addLiveNodeIds(n.getNodeId());
+      }
+    }
+    answer(out, b.build());
+  }
+
+  @Override
+  public void listRangeStats(ListRangeStatsRequest req, StreamObserver<ListRangeStatsResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    MetaView view = meta.view();
+    ListRangeStatsResponse.Builder b = ListRangeStatsResponse.newBuilder().setMapVersion(view.mapVersion());
+    view.ranges().forEach(d -> b.addRanges(stats(d)));
+    answer(out, b.build());
+  }
+
+  @Override
+  public void listEvents(ListEventsRequest req, StreamObserver<ListEventsResponse> out) {
+    if (leading(out)) {
+      answer(out, ListEventsResponse.newBuilder()
+          .addAllEvents(meta.view().events(req.getAfterSeq(), req.getLimit(), req.getRangeId())).build());
+    }
+  }
+
+  @Override
+  public void why(WhyRequest req, StreamObserver<WhyResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    Optional<RangeDescriptorProto> d = meta.view().range(req.getRangeId());
+    if (d.isEmpty()) {
+      out.onError(invalid("range_id", "unknown range " + req.getRangeId()));
+      return;
+    }
+    List<EventProto> events = new ArrayList<>(meta.view().events(0, 0, req.getRangeId()));
+    Collections.reverse(events);
+    answer(out, WhyResponse.newBuilder().setRange(stats(d.get()))
+        .addAllDecisions(controller.why().decisions(req.getRangeId())).addAllEvents(events).build());
+  }
+
+  @Override
+  public void split(AdminSplitRequest req, StreamObserver<AdminSplitResponse> out) {
+    if (leading(out)) {
+      Optional<com.google.protobuf.ByteString> key = req.getSplitKey().isEmpty() ? Optional.empty()
+          : Optional.of(req.getSplitKey());
+      reply(out, controller.split(req.getRangeId(), key), r -> r);
+    }
+  }
+
+  @Override
+  public void merge(AdminMergeRequest req, StreamObserver<AdminMergeResponse> out) {
+    if (leading(out)) {
+      reply(out, controller.merge(req.getLeftRangeId()), d -> AdminMergeResponse.newBuilder().setMerged(d).build());
+    }
+  }
+
+  @Override
+  public void move(AdminMoveRequest req, StreamObserver<AdminMoveResponse> out) {
+    if (leading(out)) {
+      reply(out, controller.move(req.getRangeId(), req.getFromNodeId(), req.getToNodeId()),
+          d -> AdminMoveResponse.newBuilder().setRange(d).build());
+    }
+  }
+
+  @Override
+  public void preSplit(PreSplitRequest req, StreamObserver<PreSplitResponse> out) {
+    if (leading(out)) {
+      reply(out, controller.presplit(req.getSplitKeysList(), req.getUniform(), req.getScatter()),
+          ds -> PreSplitResponse.newBuilder().addAllRanges(ds).build());
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  /** The meta descriptor with its leader's latest stats (numbers zero when none are known). */
+  private RangeStatsProto stats(RangeDescriptorProto d) {
+    return controller.stats().leaderReport(d.getRangeId())
+        .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()).build())
+        .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d).build());
+  }
+
+  /** True when this node leads the meta range; otherwise answers NOT_LEADER with the hint. */
+  private boolean leading(StreamObserver<?> out) {
+    if (meta.isLeader()) {
+      return true;
+    }
+    out.onError(notLeader());
+    return false;
+  }
+
+  private StatusRuntimeException notLeader() {
+    String leader = meta.leaderNodeId().orElse("");
+    String address = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(leader))
+        .map(NodeRecord::getAddress).findFirst().orElse("");
+    return RangeKvErrors.toStatusException(RangeKvErrors.notLeader(0, leader, address, true));
+  }
+
+  private static StatusRuntimeException invalid(String limit, String message) {
+    return RangeKvErrors.toStatusException(RangeKvErrors.invalidArgument(limit, message));
+  }
+
+  private static <T> void answer(StreamObserver<T> out, T value) {
+    out.onNext(value);
+    out.onCompleted();
+  }
+
+  private <V, T> void reply(StreamObserver<T> out, CompletableFuture<V> f, Function<V, T> map) {
+    f.whenComplete((v, err) -> {
+      if (err == null) {
+        answer(out, map.apply(v));
+      } else {
+        out.onError(status(err));
+      }
+    });
+  }
+
+  private StatusRuntimeException status(Throwable t) {
+    Throwable c = StepRunner.unwrap(t);
+    if (c instanceof StatusRuntimeException s) {
+      return s;
+    }
+    if (c instanceof AdminRejectedException a) {
+      return invalid(a.limit(), a.getMessage());
+    }
+    if (c instanceof RangeBusyException b) {
+      return RangeKvErrors.toStatusException(RangeKvErrors.unavailable(b.getMessage(), true));
+    }
+    if (!meta.isLeader()) {
+      return notLeader();
+    }
+    if (c instanceof IllegalArgumentException) {
+      // e.g. the meta state refusing a malformed command (a reported map that does not tile)
+      return invalid("request", c.getMessage());
+    }
+    String message = c.getMessage() != null ? c.getMessage() : c.getClass().getSimpleName();
+    return RangeKvErrors.toStatusException(RangeKvErrors.unavailable(message, false));
+  }
+}

@@ -1,0 +1,171 @@
+package dev.rangekv.meta.controller;
+
+import com.google.protobuf.ByteString;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.KeyCodec;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.Explanation;
+import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.policy.NodeStats;
+import dev.rangekv.core.policy.SplitCause;
+import dev.rangekv.core.split.PreSplitPlan;
+import dev.rangekv.core.split.PreSplitPlanner;
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * Admin pre-split: splits at the given keys (or uniform points of the 8-byte prefix space, {@link
+ * KeyCodec#uniformSplitPoints}), one reported and logged split at a time, then optionally scatters the
+ * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
+ * on its planned nodes, and leadership moved to the first of them when the current leader is known.
+ * All ranges involved stay leased until the end, so no tick merges the new empty ranges meanwhile; the
+ * splits carry cause {@code PRESPLIT}, which protects them for {@code merge.split-cooldown}. Ends with
+ * one {@code "presplit"} event naming the resulting ranges in key order.
+ */
+final class PreSplit {
+  /** The most ranges one uniform pre-split may create. */
+  static final int MAX_UNIFORM = 4096;
+
+  private final MetaGroup meta;
+  private final ControllerConfig config;
+  private final StatsBook stats;
+  private final AdminOperations ops;
+  private final EventLog events;
+  private final LongSupplier clock;
+
+  PreSplit(MetaGroup meta, ControllerConfig config, StatsBook stats, AdminOperations ops, EventLog events,
+      LongSupplier clock) {
+    this.meta = meta;
+    this.config = config;
+    this.stats = stats;
+    this.ops = ops;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  CompletableFuture<List<RangeDescriptorProto>> run(List<ByteString> keys, int uniform, boolean scatter) {
+    List<Key> points = points(keys, uniform);
+    long now = clock.getAsLong();
+    List<NodeStats> live = new ArrayList<>();
+    for (NodeRecord n : meta.view().nodes()) {
+      NodeStats s = SnapshotBuilder.node(n);
+      if (s.isLive(now, config.deadNodeTimeoutMillis())) {
+        live.add(s);
+      }
+    }
+    if (scatter && live.isEmpty()) {
+      throw new AdminRejectedException("presplit", "no live nodes to scatter the ranges over");
+    }
+    Optional<PreSplitPlan> plan = scatter
+        ? Optional.of(PreSplitPlanner.atKeys(points, live, config.replicationFactor())) : Optional.empty();
+    Set<Long> containing = new HashSet<>();
+    points.forEach(p -> containing.add(meta.view().lookup(ProtoValues.bytes(p)).getRangeId()));
+    InFlight.Lease lease = ops.acquire(List.copyOf(containing), "admin presplit");
+    Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
+    CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
+    for (Key p : points) {
+      chain = chain.thenCompose(v -> {
+        RangeDescriptorProto d = meta.view().lookup(ProtoValues.bytes(p));
+        if (ProtoValues.key(d.getStart()).equals(p)) {
+          return CompletableFuture.completedFuture(null); // already a boundary
+        }
+        return ops.splitStep(lease, d.getRangeId(), Optional.of(ProtoValues.bytes(p)), SplitCause.PRESPLIT, why);
+      });
+    }
+    AtomicInteger moves = new AtomicInteger();
+    if (plan.isPresent()) {
+      chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves));
+    }
+    CompletableFuture<List<RangeDescriptorProto>> done = chain.thenCompose(v -> {
+      List<RangeDescriptorProto> result = held(lease);
+      Explanation summary = Explanation.of("admin pre-split").with("splitPoints", points.size())
+          .with("ranges", result.size()).with("scatter", scatter ? 1 : 0).with("moves", moves.get()).build();
+      return events.append(List.of(EventLog.event("presplit",
+              result.stream().map(RangeDescriptorProto::getRangeId).toList(), summary,
+              "pre-split at " + points.size() + " points into " + result.size() + " ranges"
+                  + (scatter ? ", scattered with " + moves.get() + " moves" : ""), clock.getAsLong())))
+          .thenApply(x -> result);
+    });
+    return ops.released(lease, done);
+  }
+
+  private static List<Key> points(List<ByteString> keys, int uniform) {
+    if (keys.isEmpty() == (uniform == 0)) {
+      throw new AdminRejectedException("presplit", "give either split_keys or uniform (not both, not neither)");
+    }
+    if (uniform < 0 || uniform > MAX_UNIFORM) {
+      throw new AdminRejectedException("presplit", "uniform must be in [1, " + MAX_UNIFORM + "], got "
+          + Integer.toUnsignedString(uniform));
+    }
+    TreeSet<Key> out = new TreeSet<>();
+    if (uniform > 0) {
+      out.addAll(KeyCodec.uniformSplitPoints(uniform));
+    } else {
+      keys.forEach(k -> out.add(ProtoValues.key(k)));
+      out.remove(Key.EMPTY);
+    }
+    if (out.isEmpty()) {
+      throw new AdminRejectedException("presplit", "no split points (uniform=1, or only the empty key)");
+    }
+    return List.copyOf(out);
+  }
+
+  /** The leased ranges as the meta view has them now, in key order. */
+  private List<RangeDescriptorProto> held(InFlight.Lease lease) {
+    Set<Long> ids = lease.ids();
+    List<RangeDescriptorProto> out = new ArrayList<>();
+    for (RangeDescriptorProto d : meta.view().ranges()) {
+      if (ids.contains(d.getRangeId())) {
+        out.add(d);
+      }
+    }
+    out.sort(Comparator.comparing(d -> ProtoValues.key(d.getStart())));
+    return out;
+  }
+
+  private CompletableFuture<?> scatter(InFlight.Lease lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
+    CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
+    for (RangeDescriptorProto d : held(lease)) {
+      Key start = ProtoValues.key(d.getStart());
+      int span = (int) points.stream().filter(p -> p.compareTo(start) <= 0).count();
+      List<String> wanted = plan.placements().get(span);
+      List<String> current = ProtoValues.descriptor(d).replicas();
+      List<String> from = new ArrayList<>(current);
+      from.removeAll(wanted);
+      List<String> to = new ArrayList<>(wanted);
+      to.removeAll(current);
+      long id = d.getRangeId();
+      for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
+        Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
+        chain = chain.thenCompose(v -> {
+          lease.moving(Optional.of(m));
+          moves.incrementAndGet();
+          return ops.moveStep(lease, "move", m, Set.of(m.fromNode().get()));
+        });
+      }
+      chain = chain.thenCompose(v -> {
+        lease.moving(Optional.empty());
+        String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
+        String first = wanted.get(0);
+        List<String> now = meta.view().range(id).map(r -> ProtoValues.descriptor(r).replicas()).orElse(List.of());
+        if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
+          return CompletableFuture.completedFuture(null);
+        }
+        return ops.transferStep(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
+      });
+    }
+    return chain;
+  }
+}

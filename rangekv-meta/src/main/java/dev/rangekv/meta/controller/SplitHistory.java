@@ -1,0 +1,70 @@
+package dev.rangekv.meta.controller;
+
+import dev.rangekv.core.policy.SplitCause;
+import dev.rangekv.core.policy.SplitEvent;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.FigureProto;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The recent splits the planner needs (merge cooldown, split follow-up moves), read from the meta
+ * event log incrementally.
+ *
+ * <p>Convention: a {@code "split"} event names the left half then the right half in {@code range_ids}
+ * and carries its {@link SplitCause} as the figure {@code cause} with the codes of {@link #CODES}
+ * (1 size, 2 load, 3 append, 4 pre-split or manual). A {@code "presplit"} event names the resulting
+ * ranges in key order; each neighbouring pair counts as a split with cause {@code PRESPLIT}. Without a
+ * {@code cause} figure a split counts as {@code SIZE}. Not thread-safe: the tick owns it.
+ */
+final class SplitHistory {
+  /** The {@code cause} figure's value for each split cause; stable, part of the event log's format. */
+  static final Map<SplitCause, Integer> CODES = Map.of(
+      SplitCause.SIZE, 1, SplitCause.LOAD, 2, SplitCause.APPEND, 3, SplitCause.PRESPLIT, 4);
+
+  private long lastSeq;
+  private final List<SplitEvent> kept = new ArrayList<>();
+
+  static FigureProto causeFigure(SplitCause cause) {
+    return FigureProto.newBuilder().setName("cause").setValue(CODES.get(cause)).build();
+  }
+
+  static SplitCause causeOf(EventProto e) {
+    for (FigureProto f : e.getFiguresList()) {
+      if (f.getName().equals("cause")) {
+        for (Map.Entry<SplitCause, Integer> c : CODES.entrySet()) {
+          if (c.getValue() == f.getValue()) {
+            return c.getKey();
+          }
+        }
+      }
+    }
+    return SplitCause.SIZE;
+  }
+
+  /** Reads events logged since the last call and returns the splits younger than {@code cooldownMillis}. */
+  List<SplitEvent> refresh(MetaView view, long nowMillis, long cooldownMillis) {
+    for (EventProto e : view.events(lastSeq, 0, 0)) {
+      lastSeq = Math.max(lastSeq, e.getSeq());
+      List<Long> ids = e.getRangeIdsList();
+      if (e.getKind().equals("split") && ids.size() >= 2 && !ids.get(0).equals(ids.get(1))) {
+        kept.add(new SplitEvent(ids.get(0), ids.get(1), causeOf(e), e.getAtMillis()));
+      } else if (e.getKind().equals("presplit")) {
+        for (int i = 0; i + 1 < ids.size(); i++) {
+          if (!ids.get(i).equals(ids.get(i + 1))) {
+            kept.add(new SplitEvent(ids.get(i), ids.get(i + 1), SplitCause.PRESPLIT, e.getAtMillis()));
+          }
+        }
+      }
+    }
+    kept.removeIf(s -> !s.isRecent(nowMillis, cooldownMillis));
+    return List.copyOf(kept);
+  }
+
+  void reset() {
+    lastSeq = 0;
+    kept.clear();
+  }
+}

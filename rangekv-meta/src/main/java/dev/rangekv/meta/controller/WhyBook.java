@@ -1,0 +1,110 @@
+package dev.rangekv.meta.controller;
+
+import dev.rangekv.core.controller.TickPlan;
+import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.Explanation;
+import dev.rangekv.core.policy.LeaderTransfer;
+import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.rebalance.RepairPlan;
+import dev.rangekv.core.split.SplitDecision;
+import dev.rangekv.proto.EventProto;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The controller's latest evaluation of each policy (split, merge, move) for each range, as
+ * {@link EventProto}-shaped records with the reason and the numbers behind it: the answer to "why"
+ * (or why not) for a range. Kept in memory on the meta leader; rewritten every tick. Thread-safe.
+ */
+public final class WhyBook {
+  /** The policies evaluated for every range each tick. */
+  public static final List<String> POLICIES = List.of("split", "merge", "move");
+
+  private final Map<Long, Map<String, EventProto>> byRange = new ConcurrentHashMap<>();
+
+  void put(long rangeId, String policy, EventProto evaluation) {
+    byRange.computeIfAbsent(rangeId, id -> new ConcurrentHashMap<>()).put(policy, evaluation);
+  }
+
+  /** The latest evaluation of each policy for {@code rangeId}, newest first (empty when unknown). */
+  public List<EventProto> decisions(long rangeId) {
+    Map<String, EventProto> m = byRange.get(rangeId);
+    if (m == null) {
+      return List.of();
+    }
+    List<Map.Entry<String, EventProto>> entries = new ArrayList<>(m.entrySet());
+    entries.sort(Comparator.comparingLong((Map.Entry<String, EventProto> e) -> e.getValue().getAtMillis())
+        .reversed().thenComparing(e -> POLICIES.indexOf(e.getKey())));
+    return entries.stream().map(Map.Entry::getValue).toList();
+  }
+
+  /** Rewrites the evaluations of every range in {@code built} from this tick's {@code plan}. */
+  void record(TickPlan plan, SnapshotBuilder.Built built, ControllerConfig config, long now) {
+    Explanation unmeasured = Explanation.of("no current stats from the range's leader yet: no split, merge or"
+        + " rebalancing until its next heartbeat").build();
+    for (SplitDecision d : plan.splits()) {
+      String kind = d instanceof SplitDecision.Declined ? "split-declined"
+          : d instanceof SplitDecision.NoSplit ? "no-split" : "split";
+      boolean known = !built.unmeasured().contains(d.rangeId());
+      put(d.rangeId(), "split", EventLog.event(known ? kind : "no-split", List.of(d.rangeId()),
+          known ? d.why() : unmeasured, "", now));
+    }
+    Set<Long> inMerge = new HashSet<>();
+    for (MergeDecision d : plan.merges()) {
+      String kind = d instanceof MergeDecision.Declined ? "merge-declined" : "merge";
+      String detail = d instanceof MergeDecision.CoLocateFirst c ? "co-locate first: " + c.moves() : "";
+      EventProto e = EventLog.event(kind, List.of(d.leftRangeId(), d.rightRangeId()), d.why(), detail, now);
+      put(d.leftRangeId(), "merge", e);
+      put(d.rightRangeId(), "merge", e);
+      inMerge.add(d.leftRangeId());
+      inMerge.add(d.rightRangeId());
+    }
+    Set<Long> inMove = new HashSet<>();
+    for (Move m : plan.repair().moves()) {
+      inMove.add(m.rangeId());
+      put(m.rangeId(), "move", EventLog.event("repair", List.of(m.rangeId()), m.why(), m.toString(), now));
+    }
+    for (RepairPlan.Blocked b : plan.repair().blocked()) {
+      inMove.add(b.rangeId());
+      put(b.rangeId(), "move", EventLog.event("repair-blocked", List.of(b.rangeId()), b.why(), "", now));
+    }
+    for (Move m : plan.rebalance().moves()) {
+      if (inMove.add(m.rangeId())) {
+        put(m.rangeId(), "move", EventLog.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
+      }
+    }
+    for (LeaderTransfer t : plan.rebalance().leaderTransfers()) {
+      if (inMove.add(t.rangeId())) {
+        put(t.rangeId(), "move", EventLog.event("leader-transfer", List.of(t.rangeId()), t.why(),
+            "r" + t.rangeId() + " leader " + t.fromNode() + " -> " + t.toNode(), now));
+      }
+    }
+    for (RangeStats r : built.snapshot().ranges()) {
+      if (!inMerge.contains(r.rangeId())) {
+        put(r.rangeId(), "merge", EventLog.event("no-merge", List.of(r.rangeId()),
+            Explanation.of("no merge candidate: this range or a neighbour at or above min-bytes, or busy")
+                .with("bytes", r.bytes()).with("minBytes", config.minBytes()).build(), "", now));
+      }
+      if (!inMove.contains(r.rangeId())) {
+        put(r.rangeId(), "move", EventLog.event("no-move", List.of(r.rangeId()), plan.rebalance().why(), "", now));
+      }
+    }
+    retainRanges(built.snapshot().ranges().stream().map(RangeStats::rangeId).collect(Collectors.toSet()));
+  }
+
+  void retainRanges(Set<Long> rangeIds) {
+    byRange.keySet().retainAll(rangeIds);
+  }
+
+  void clear() {
+    byRange.clear();
+  }
+}

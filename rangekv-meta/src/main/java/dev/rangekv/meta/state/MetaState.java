@@ -1,0 +1,244 @@
+package dev.rangekv.meta.state;
+
+import com.google.protobuf.ByteString;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.GetMapResponse;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.MetaRangeEntry;
+import dev.rangekv.proto.meta.MetaSnapshot;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The meta range's applied state: an immutable {@link MetaView} with a pure transition function
+ * {@link #apply} (no I/O, no clock: time comes in {@code MetaCommand.at_millis}), so every replica
+ * that applies the same log reaches the same state. Safe to share between threads.
+ *
+ * <p>Map rules: bootstrap installs a tiling map only while the map is empty; reported descriptors
+ * (from {@code report} and {@code heartbeat.ranges}) are reconciled by generation (see {@link
+ * RangeTable}); {@code map_version} grows by one per command that changed the map, and each entry
+ * records the version that last changed it. Nodes: register and heartbeat stamp {@code
+ * last_heartbeat_millis = at_millis}; a heartbeat from an unknown node registers it. Events: seq
+ * ascending from 1, bounded by {@link MetaLimits#maxEvents}.
+ */
+public final class MetaState implements MetaView {
+  private final MetaLimits limits;
+  private final long mapVersion;
+  private final RangeTable table;
+  private final TreeMap<String, NodeRecord> nodes;
+  private final EventLog events;
+
+  private MetaState(MetaLimits limits, long mapVersion, RangeTable table, TreeMap<String, NodeRecord> nodes,
+      EventLog events) {
+    this.limits = limits;
+    this.mapVersion = mapVersion;
+    this.table = table;
+    this.nodes = nodes;
+    this.events = events;
+  }
+
+  /** The state before the first command: no ranges, no nodes, no events, map version 0. */
+  public static MetaState empty() {
+    return empty(MetaLimits.defaults());
+  }
+
+  public static MetaState empty(MetaLimits limits) {
+    return new MetaState(limits, 0, RangeTable.empty(limits.maxRemovals()), new TreeMap<>(),
+        EventLog.empty(limits.maxEvents()));
+  }
+
+  /**
+   * The state after {@code cmd}; this state when it changed nothing.
+   *
+   * @throws MalformedMetaCommandException when {@code cmd} is invalid (nothing is applied)
+   */
+  public MetaState apply(MetaCommand cmd) {
+    long at = cmd.getAtMillis();
+    return switch (cmd.getOpCase()) {
+      case BOOTSTRAP -> {
+        if (!table.isEmpty()) {
+          yield this;
+        }
+        RangeTable next = table.bootstrap(cmd.getBootstrap().getRangesList(), mapVersion + 1);
+        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
+        cmd.getBootstrap().getNodesList().forEach(r -> register(n, r, at));
+        yield new MetaState(limits, mapVersion + 1, next, n, events);
+      }
+      case REGISTER_NODE -> {
+        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
+        register(n, cmd.getRegisterNode(), at);
+        yield new MetaState(limits, mapVersion, table, n, events);
+      }
+      case HEARTBEAT -> {
+        RangeTable next = reconcile(cmd.getHeartbeat().getRangesList());
+        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
+        heartbeat(n, cmd.getHeartbeat().getNode(), at);
+        yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events);
+      }
+      case REPORT -> {
+        RangeTable next = reconcile(cmd.getReport().getRangesList());
+        yield next == table ? this : new MetaState(limits, mapVersion + 1, next, nodes, events);
+      }
+      case EVENTS -> {
+        EventLog next = events.append(cmd.getEvents().getEventsList(), at);
+        yield next == events ? this : new MetaState(limits, mapVersion, table, nodes, next);
+      }
+      case OP_NOT_SET -> throw new MalformedMetaCommandException("meta command without an operation");
+    };
+  }
+
+  private RangeTable reconcile(List<RangeDescriptorProto> reported) {
+    return table.report(reported, mapVersion + 1);
+  }
+
+  private static void register(TreeMap<String, NodeRecord> nodes, NodeRecord r, long at) {
+    checkNodeId(r);
+    NodeRecord old = nodes.get(r.getNodeId());
+    NodeRecord.Builder b = old == null ? NodeRecord.newBuilder().setNodeId(r.getNodeId()) : old.toBuilder();
+    nodes.put(r.getNodeId(), b.setAddress(r.getAddress())
+        .setRaftAddress(r.getRaftAddress())
+        .setZone(r.getZone())
+        .setCapacityBytes(r.getCapacityBytes())
+        .setLastHeartbeatMillis(at)
+        .build());
+  }
+
+  /** Summary fields as sent; identity fields as sent unless left empty (then the known ones stay). */
+  private static void heartbeat(TreeMap<String, NodeRecord> nodes, NodeRecord r, long at) {
+    checkNodeId(r);
+    NodeRecord old = nodes.get(r.getNodeId());
+    NodeRecord.Builder b = r.toBuilder().setLastHeartbeatMillis(at);
+    if (old != null) {
+      if (r.getAddress().isEmpty()) {
+        b.setAddress(old.getAddress());
+      }
+      if (r.getRaftAddress().isEmpty()) {
+        b.setRaftAddress(old.getRaftAddress());
+      }
+      if (r.getZone().isEmpty()) {
+        b.setZone(old.getZone());
+      }
+      if (r.getCapacityBytes() == 0) {
+        b.setCapacityBytes(old.getCapacityBytes());
+      }
+    }
+    nodes.put(r.getNodeId(), b.build());
+  }
+
+  private static void checkNodeId(NodeRecord r) {
+    if (r.getNodeId().isEmpty()) {
+      throw new MalformedMetaCommandException("node record without node id");
+    }
+  }
+
+  @Override
+  public long mapVersion() {
+    return mapVersion;
+  }
+
+  @Override
+  public List<RangeDescriptorProto> ranges() {
+    return table.entries().stream().map(RangeTable.Entry::range).toList();
+  }
+
+  @Override
+  public boolean provisional(long rangeId) {
+    return table.provisional(rangeId);
+  }
+
+  /**
+   * @throws IllegalStateException when the map was not bootstrapped yet (it has no ranges)
+   */
+  @Override
+  public RangeDescriptorProto lookup(ByteString key) {
+    if (table.isEmpty()) {
+      throw new IllegalStateException("the meta range map is empty: not bootstrapped yet");
+    }
+    return table.lookup(key).range();
+  }
+
+  @Override
+  public Optional<RangeDescriptorProto> range(long rangeId) {
+    return table.byId(rangeId).map(RangeTable.Entry::range);
+  }
+
+  /** See {@link MapChanges#apply} for how a holder of the map at {@code sinceVersion} applies the answer. */
+  @Override
+  public GetMapResponse changesSince(long sinceVersion) {
+    GetMapResponse.Builder b = GetMapResponse.newBuilder().setVersion(mapVersion);
+    if (sinceVersion == 0 || sinceVersion > mapVersion || table.removalsTooOld(sinceVersion)) {
+      return b.setFull(true).addAllRanges(ranges()).build();
+    }
+    for (RangeTable.Entry e : table.entries()) {
+      if (e.changedAt() > sinceVersion) {
+        b.addRanges(e.range());
+      }
+    }
+    return b.addAllRemovedRangeIds(table.removedSince(sinceVersion)).build();
+  }
+
+  @Override
+  public List<NodeRecord> nodes() {
+    return List.copyOf(nodes.values());
+  }
+
+  /** The record of {@code nodeId}, when registered. */
+  public Optional<NodeRecord> node(String nodeId) {
+    return Optional.ofNullable(nodes.get(nodeId));
+  }
+
+  @Override
+  public List<EventProto> events(long afterSeq, int limit, long rangeId) {
+    return events.after(afterSeq, limit, rangeId);
+  }
+
+  /** The seq the next appended event gets. */
+  public long nextEventSeq() {
+    return events.nextSeq();
+  }
+
+  public MetaLimits limits() {
+    return limits;
+  }
+
+  /** The whole state, as the state machine's snapshot file stores it. */
+  public MetaSnapshot toSnapshot() {
+    MetaSnapshot.Builder b = MetaSnapshot.newBuilder()
+        .setMapVersion(mapVersion)
+        .addAllNodes(nodes.values())
+        .addAllEvents(events.all())
+        .setNextEventSeq(events.nextSeq())
+        .addAllRemovals(table.removals());
+    for (RangeTable.Entry e : table.entries()) {
+      b.addRanges(MetaRangeEntry.newBuilder()
+          .setRange(e.range())
+          .setProvisional(e.provisional())
+          .setChangedAtVersion(e.changedAt()));
+    }
+    return b.build();
+  }
+
+  public static MetaState fromSnapshot(MetaSnapshot snapshot) {
+    return fromSnapshot(snapshot, MetaLimits.defaults());
+  }
+
+  /**
+   * @throws MalformedMetaCommandException when the snapshot's ranges do not tile
+   */
+  public static MetaState fromSnapshot(MetaSnapshot snapshot, MetaLimits limits) {
+    TreeMap<String, NodeRecord> nodes = new TreeMap<>();
+    snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
+    return new MetaState(limits, snapshot.getMapVersion(),
+        RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals()), nodes,
+        new EventLog(snapshot.getEventsList(), snapshot.getNextEventSeq(), limits.maxEvents()));
+  }
+
+  @Override
+  public String toString() {
+    return "MetaState[mapVersion=" + mapVersion + ", ranges=" + table.entries().size() + ", nodes=" + nodes.size()
+        + ", nextEventSeq=" + events.nextSeq() + "]";
+  }
+}

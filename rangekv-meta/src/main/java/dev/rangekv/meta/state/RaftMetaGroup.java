@@ -1,0 +1,114 @@
+package dev.rangekv.meta.state;
+
+import dev.rangekv.proto.meta.MetaCommand;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * The meta group as this node's Ratis server hosts it: reads come from the local {@link
+ * MetaStateMachine}, leadership from the division's info, and {@link #propose} submits the command
+ * to the local division (the leader) without a network hop.
+ *
+ * <p>Failures of {@link #propose}: {@link NotMetaLeaderException} when this node does not lead (not
+ * proposed) or lost leadership while the command was pending (it may still commit: the meta commands
+ * are reconciliations, so re-proposing at the new leader is harmless except for duplicate events);
+ * {@link MalformedMetaCommandException} when the entry was applied as skipped; otherwise the Ratis
+ * exception, or a {@link java.util.concurrent.TimeoutException} after the timeout. Thread-safe.
+ */
+public final class RaftMetaGroup implements MetaGroup {
+  private final RaftServer server;
+  private final MetaStateMachine stateMachine;
+  private final Duration timeout;
+  private final ClientId clientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+
+  /** Proposals time out after 10 s. */
+  public RaftMetaGroup(RaftServer server, MetaStateMachine stateMachine) {
+    this(server, stateMachine, Duration.ofSeconds(10));
+  }
+
+  public RaftMetaGroup(RaftServer server, MetaStateMachine stateMachine, Duration timeout) {
+    this.server = server;
+    this.stateMachine = stateMachine;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public MetaView view() {
+    return stateMachine.state();
+  }
+
+  /** The same view, with the full state API ({@link MetaState#node}, snapshots). */
+  public MetaState state() {
+    return stateMachine.state();
+  }
+
+  @Override
+  public boolean isLeader() {
+    return info().map(i -> i.isLeader() && i.isLeaderReady()).orElse(false);
+  }
+
+  @Override
+  public Optional<String> leaderNodeId() {
+    return info().map(DivisionInfo::getLeaderId).map(RaftPeerId::toString);
+  }
+
+  private Optional<DivisionInfo> info() {
+    try {
+      return Optional.of(server.getDivision(MetaGroups.GROUP_ID).getInfo());
+    } catch (IOException e) {
+      return Optional.empty(); // this node hosts no meta replica (or not yet)
+    }
+  }
+
+  @Override
+  public CompletableFuture<MetaView> propose(MetaCommand command) {
+    if (!isLeader()) {
+      return CompletableFuture.failedFuture(new NotMetaLeaderException(leaderNodeId(), "not the meta leader"));
+    }
+    RaftClientRequest request = RaftClientRequest.newBuilder()
+        .setClientId(clientId)
+        .setServerId(server.getId())
+        .setGroupId(MetaGroups.GROUP_ID)
+        .setCallId(callIds.incrementAndGet())
+        .setMessage(Message.valueOf(ByteString.copyFrom(command.toByteArray())))
+        .setType(RaftClientRequest.writeRequestType())
+        .build();
+    CompletableFuture<RaftClientReply> submitted;
+    try {
+      submitted = server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return submitted.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).thenApply(this::viewAfter);
+  }
+
+  private MetaView viewAfter(RaftClientReply reply) {
+    if (!reply.isSuccess()) {
+      if (reply.getException() instanceof NotLeaderException nle) {
+        Optional<String> hint = Optional.ofNullable(nle.getSuggestedLeader()).map(p -> p.getId().toString());
+        throw new NotMetaLeaderException(hint.or(this::leaderNodeId), "meta leadership lost: " + nle.getMessage());
+      }
+      throw new CompletionException(reply.getException());
+    }
+    String skipped = reply.getMessage() == null ? "" : reply.getMessage().getContent().toStringUtf8();
+    if (!skipped.isEmpty()) {
+      throw new MalformedMetaCommandException(skipped);
+    }
+    return stateMachine.state();
+  }
+}

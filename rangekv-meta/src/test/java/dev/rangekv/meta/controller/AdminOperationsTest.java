@@ -1,0 +1,133 @@
+package dev.rangekv.meta.controller;
+
+import static dev.rangekv.meta.controller.ControllerTest.k;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.proto.AdminMergeRequest;
+import dev.rangekv.proto.AdminMergeResponse;
+import dev.rangekv.proto.AdminMoveRequest;
+import dev.rangekv.proto.AdminMoveResponse;
+import dev.rangekv.proto.AdminSplitRequest;
+import dev.rangekv.proto.AdminSplitResponse;
+import dev.rangekv.proto.PreSplitRequest;
+import dev.rangekv.proto.PreSplitResponse;
+import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import io.grpc.Status;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class AdminOperationsTest {
+  static RangeKvError invalid(Throwable t) {
+    assertThat(Status.fromThrowable(t).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    return RangeKvErrors.fromThrowable(t).orElseThrow();
+  }
+
+  @Test
+  void split_byKeyAlone_findsTheRange_andRejectsKeysOutsideIt() {
+    Harness h = MetaServiceImplTest.threeNodes();
+
+    AdminSplitResponse r = Harness.call(h.service::split,
+        AdminSplitRequest.newBuilder().setSplitKey(ProtoValues.bytes(k(150))).build());
+
+    assertThat(r.getLeft().getRangeId()).isEqualTo(2);
+    assertThat(ProtoValues.key(r.getRight().getStart())).isEqualTo(k(150));
+    h.assertMapMatchesCluster();
+    assertThat(h.events("split")).singleElement()
+        .satisfies(e -> assertThat(e.getRangeIdsList()).containsExactly(2L, r.getRight().getRangeId()));
+
+    RangeKvError e = invalid(Harness.callFailing(h.service::split,
+        AdminSplitRequest.newBuilder().setRangeId(1).setSplitKey(ProtoValues.bytes(k(150))).build()));
+    assertThat(e.getInvalidArgument().getLimit()).isEqualTo("split_key");
+    assertThat(e.getMessage()).contains("not strictly inside");
+    RangeKvError unknown = invalid(Harness.callFailing(h.service::split,
+        AdminSplitRequest.newBuilder().setRangeId(42).build()));
+    assertThat(unknown.getMessage()).contains("unknown range 42");
+  }
+
+  @Test
+  void split_withoutKey_asksTheStoreForItsMidpoint() {
+    Harness h = MetaServiceImplTest.threeNodes();
+    Harness.call(h.service::split, AdminSplitRequest.newBuilder().setRangeId(1).build());
+    assertThat(h.cluster.calls()).containsExactly("split r1 at midpoint");
+  }
+
+  @Test
+  void move_validatesNodes_thenMovesAndReports() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3", "n4");
+    c.tile(List.of(k(100)), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+
+    RangeKvError unknownNode = invalid(Harness.callFailing(h.service::move,
+        AdminMoveRequest.newBuilder().setRangeId(1).setFromNodeId("n1").setToNodeId("n9").build()));
+    assertThat(unknownNode.getInvalidArgument().getLimit()).isEqualTo("node_id");
+    RangeKvError notReplica = invalid(Harness.callFailing(h.service::move,
+        AdminMoveRequest.newBuilder().setRangeId(1).setFromNodeId("n4").setToNodeId("n1").build()));
+    assertThat(notReplica.getMessage()).contains("holds no replica");
+
+    AdminMoveResponse r = Harness.call(h.service::move,
+        AdminMoveRequest.newBuilder().setRangeId(1).setFromNodeId("n3").setToNodeId("n4").build());
+    assertThat(ProtoValues.descriptor(r.getRange()).replicas()).containsExactly("n1", "n2", "n4");
+    h.assertMapMatchesCluster();
+    assertThat(h.events("move")).hasSize(1);
+  }
+
+  @Test
+  void merge_coLocatesTheRightRangeFirst_whenReplicaSetsDiffer() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3", "n4");
+    c.tile(List.of(k(100)), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    Harness.call(h.service::move, AdminMoveRequest.newBuilder().setRangeId(2).setFromNodeId("n3").setToNodeId("n4").build());
+
+    AdminMergeResponse r = Harness.call(h.service::merge, AdminMergeRequest.newBuilder().setLeftRangeId(1).build());
+
+    assertThat(c.calls()).containsExactly("move r2 n3->n4", "move r2 n4->n3", "merge r1 r2");
+    assertThat(r.getMerged().getEndInfinite()).isTrue();
+    assertThat(h.meta.view().ranges()).hasSize(1);
+    h.assertMapMatchesCluster();
+    RangeKvError last = invalid(Harness.callFailing(h.service::merge, AdminMergeRequest.newBuilder().setLeftRangeId(1).build()));
+    assertThat(last.getMessage()).contains("last range");
+  }
+
+  @Test
+  void presplit_uniform_scattersReplicasEvenly() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3", "n4");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    h.heartbeatAll();
+
+    PreSplitResponse r = Harness.call(h.service::preSplit,
+        PreSplitRequest.newBuilder().setUniform(4).setScatter(true).build());
+
+    assertThat(r.getRangesList()).hasSize(4);
+    h.assertMapMatchesCluster();
+    Map<String, Integer> counts = c.replicaCounts();
+    assertThat(counts).containsOnlyKeys("n1", "n2", "n3", "n4");
+    assertThat(counts.values()).containsOnly(3);
+    assertThat(h.events("presplit")).singleElement()
+        .satisfies(e -> assertThat(e.getRangeIdsList()).hasSize(4));
+    assertThat(h.events("split")).hasSize(3);
+
+    RangeKvError both = invalid(Harness.callFailing(h.service::preSplit,
+        PreSplitRequest.newBuilder().setUniform(4).addSplitKeys(ProtoValues.bytes(k(1))).build()));
+    assertThat(both.getInvalidArgument().getLimit()).isEqualTo("presplit");
+  }
+
+  @Test
+  void presplit_ofNewEmptyRanges_isNotMergedBackDuringTheCooldown() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    Harness.call(h.service::preSplit, PreSplitRequest.newBuilder().addSplitKeys(ProtoValues.bytes(k(100)))
+        .addSplitKeys(ProtoValues.bytes(k(200))).build());
+    for (int t = 0; t < 3; t++) {
+      h.tick();
+    }
+    assertThat(c.calls()).noneMatch(s -> s.startsWith("merge"));
+    assertThat(h.meta.view().ranges()).hasSize(3);
+  }
+}

@@ -1,0 +1,166 @@
+package dev.rangekv.meta.controller;
+
+import com.google.protobuf.ByteString;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.GetMapResponse;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.meta.MetaCommand;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Test double of the meta range: a list-backed view that applies the proposed {@link MetaCommand}s
+ * synchronously (register, heartbeat, report with highest-generation-wins, events). Thread-safe.
+ */
+final class InMemoryMetaGroup implements MetaGroup {
+  private volatile View view = new View(0, List.of(), List.of(), List.of());
+  private volatile boolean leader = true;
+  private volatile String leaderNodeId = "n1";
+  private final List<MetaCommand> proposed = new ArrayList<>();
+
+  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<EventProto> events)
+      implements MetaView {
+    @Override
+    public boolean provisional(long rangeId) {
+      return false;
+    }
+
+    @Override
+    public RangeDescriptorProto lookup(ByteString key) {
+      Key k = ProtoValues.key(key);
+      RangeDescriptorProto best = null;
+      for (RangeDescriptorProto d : ranges) {
+        if (ProtoValues.key(d.getStart()).compareTo(k) <= 0) {
+          best = d;
+        }
+      }
+      return best;
+    }
+
+    @Override
+    public Optional<RangeDescriptorProto> range(long rangeId) {
+      return ranges.stream().filter(d -> d.getRangeId() == rangeId).findFirst();
+    }
+
+    @Override
+    public GetMapResponse changesSince(long sinceVersion) {
+      return GetMapResponse.newBuilder().setVersion(mapVersion).setFull(true).addAllRanges(ranges).build();
+    }
+
+    @Override
+    public List<EventProto> events(long afterSeq, int limit, long rangeId) {
+      List<EventProto> out = events.stream().filter(e -> e.getSeq() > afterSeq)
+          .filter(e -> rangeId == 0 || e.getRangeIdsList().contains(rangeId)).toList();
+      return limit == 0 || out.size() <= limit ? out : out.subList(0, limit);
+    }
+  }
+
+  void setLeader(boolean leader, String leaderNodeId) {
+    this.leader = leader;
+    this.leaderNodeId = leaderNodeId;
+  }
+
+  synchronized List<MetaCommand> proposed() {
+    return List.copyOf(proposed);
+  }
+
+  /** Installs a map and nodes directly (bootstrap). */
+  synchronized void bootstrap(List<RangeDescriptorProto> ranges, List<NodeRecord> nodes) {
+    view = new View(1, sorted(ranges), List.copyOf(nodes), view.events());
+  }
+
+  List<EventProto> events(String kind) {
+    return view.events().stream().filter(e -> e.getKind().equals(kind)).toList();
+  }
+
+  @Override
+  public MetaView view() {
+    return view;
+  }
+
+  @Override
+  public boolean isLeader() {
+    return leader;
+  }
+
+  @Override
+  public Optional<String> leaderNodeId() {
+    return Optional.ofNullable(leaderNodeId);
+  }
+
+  @Override
+  public synchronized CompletableFuture<MetaView> propose(MetaCommand c) {
+    if (!leader) {
+      return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
+    }
+    proposed.add(c);
+    View v = view;
+    switch (c.getOpCase()) {
+      case REGISTER_NODE -> v = withNode(v, c.getRegisterNode().toBuilder().setLastHeartbeatMillis(c.getAtMillis()).build());
+      case HEARTBEAT -> {
+        v = withNode(v, c.getHeartbeat().getNode().toBuilder().setLastHeartbeatMillis(c.getAtMillis()).build());
+        v = report(v, c.getHeartbeat().getRangesList());
+      }
+      case REPORT -> v = report(v, c.getReport().getRangesList());
+      case EVENTS -> {
+        List<EventProto> events = new ArrayList<>(v.events());
+        long seq = events.isEmpty() ? 0 : events.get(events.size() - 1).getSeq();
+        for (EventProto e : c.getEvents().getEventsList()) {
+          EventProto.Builder b = e.toBuilder().setSeq(++seq);
+          if (e.getAtMillis() == 0) {
+            b.setAtMillis(c.getAtMillis());
+          }
+          events.add(b.build());
+        }
+        v = new View(v.mapVersion(), v.ranges(), v.nodes(), events);
+      }
+      default -> throw new IllegalArgumentException("unsupported command " + c.getOpCase());
+    }
+    view = v;
+    return CompletableFuture.completedFuture(v);
+  }
+
+  private static View withNode(View v, NodeRecord n) {
+    Map<String, NodeRecord> nodes = new LinkedHashMap<>();
+    v.nodes().forEach(x -> nodes.put(x.getNodeId(), x));
+    nodes.put(n.getNodeId(), n);
+    return new View(v.mapVersion(), v.ranges(), List.copyOf(nodes.values()), v.events());
+  }
+
+  /** Highest generation wins: a reported descriptor replaces every entry it overlaps, unless its own id is newer. */
+  private static View report(View v, List<RangeDescriptorProto> reported) {
+    List<RangeDescriptorProto> ranges = new ArrayList<>(v.ranges());
+    boolean changed = false;
+    for (RangeDescriptorProto d : reported) {
+      Optional<RangeDescriptorProto> same = ranges.stream().filter(x -> x.getRangeId() == d.getRangeId()).findFirst();
+      if (same.isPresent() && same.get().getGeneration() >= d.getGeneration()) {
+        continue;
+      }
+      RangeDescriptor nd = ProtoValues.descriptor(d);
+      ranges.removeIf(x -> {
+        RangeDescriptor od = ProtoValues.descriptor(x);
+        return od.overlaps(nd.start(), nd.end());
+      });
+      ranges.add(d);
+      changed = true;
+    }
+    return changed ? new View(v.mapVersion() + 1, sorted(ranges), v.nodes(), v.events()) : v;
+  }
+
+  private static List<RangeDescriptorProto> sorted(List<RangeDescriptorProto> ranges) {
+    List<RangeDescriptorProto> out = new ArrayList<>(ranges);
+    out.sort(Comparator.comparing(d -> ProtoValues.key(d.getStart())));
+    return List.copyOf(out);
+  }
+}

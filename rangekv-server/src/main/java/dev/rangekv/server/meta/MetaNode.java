@@ -1,0 +1,202 @@
+package dev.rangekv.server.meta;
+
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.meta.controller.Controller;
+import dev.rangekv.meta.controller.ControllerLoop;
+import dev.rangekv.meta.controller.MetaServiceImpl;
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.meta.state.MetaStateMachine;
+import dev.rangekv.meta.state.RaftMetaGroup;
+import dev.rangekv.proto.HeartbeatRequest;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.RegisterNodeRequest;
+import dev.rangekv.proto.meta.Bootstrap;
+import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.server.rpc.NodeChannels;
+import io.grpc.ServerServiceDefinition;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.statemachine.StateMachine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's part in the meta range. Every node heartbeats to the meta leader and answers meta calls:
+ * with the meta service when it hosts a meta replica (the controller then ticks here, acting only while
+ * this replica leads), with a redirect to the meta leader otherwise. The meta replica appears when the
+ * group is created ({@link #createGroup}) or reopened from disk at start (Ratis asks for its state
+ * machine through {@link #newStateMachine}).
+ */
+public final class MetaNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MetaNode.class);
+  private final String nodeId;
+  private final ControllerConfig config;
+  private final MetaLocator locator;
+  private final ScheduledExecutorService scheduler;
+  private final ExecutorService steps;
+  private final ServerServiceDefinition redirect;
+  private volatile RaftServer server;
+  private volatile Hosted hosted;
+  private HeartbeatLoop heartbeats;
+
+  /** The meta replica hosted here, with the controller and service running on it. */
+  private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
+      ServerRangeActions actions) {}
+
+  public MetaNode(String nodeId, ControllerConfig config, NodeChannels channels, Supplier<List<String>> seeds) {
+    this.nodeId = nodeId;
+    this.config = config;
+    this.locator = new MetaLocator(channels, seeds);
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
+    this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
+    this.redirect = MetaRedirect.service(() -> locator.leaderAddress().orElse(""));
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** The meta state machine for Ratis' registry, when it opens or creates the meta group here. */
+  public synchronized StateMachine newStateMachine() {
+    MetaStateMachine sm = new MetaStateMachine();
+    pending = sm;
+    return sm;
+  }
+
+  private MetaStateMachine pending;
+
+  /** The service to register with the node's gRPC server (switches to the hosted one when it exists). */
+  public ServerServiceDefinition service() {
+    return MetaServiceSwitch.service(() -> {
+      Hosted h = hosted;
+      return h != null ? h.service() : redirect;
+    });
+  }
+
+  /** Starts heartbeats and, if a meta replica was reopened from disk, its controller. */
+  public void start(RaftServer raftServer, Supplier<HeartbeatRequest> heartbeat) {
+    this.server = raftServer;
+    host();
+    heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis());
+    heartbeats.start(scheduler);
+  }
+
+  /** Creates the meta group here with {@code peers} (this node among them): the bootstrap of a cluster. */
+  public void createGroup(List<RaftPeer> peers) throws IOException {
+    try {
+      RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(ClientId.randomId(), server.getId(),
+          1, MetaGroups.group(peers)));
+      if (!reply.isSuccess() && !((Throwable) reply.getException() instanceof AlreadyExistsException)) {
+        throw new IOException("creating the meta group failed: " + reply.getException());
+      }
+    } catch (AlreadyExistsException e) {
+      log.info("meta group exists already nodeId={}", nodeId);
+    }
+    host();
+  }
+
+  private synchronized void host() {
+    if (hosted != null || pending == null) {
+      return;
+    }
+    RaftMetaGroup group = new RaftMetaGroup(server, pending);
+    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), 0);
+    Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
+    ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
+    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);
+    hosted = new Hosted(group, controller, loop, service.bindService(), actions);
+    loop.start();
+    log.info("meta replica hosted nodeId={}", nodeId);
+  }
+
+  private List<NodeRecord> liveNodes(MetaGroup group) {
+    long now = System.currentTimeMillis();
+    return group.view().nodes().stream()
+        .filter(n -> now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis())
+        .toList();
+  }
+
+  /** This node's meta replica, when it hosts one. */
+  public Optional<MetaGroup> group() {
+    Hosted h = hosted;
+    return h == null ? Optional.empty() : Optional.of(h.group());
+  }
+
+  /**
+   * On the meta leader (waiting up to {@code timeout} for this replica to lead): installs the first map
+   * of a new cluster; ignored by the meta range when it has a map already.
+   */
+  public void bootstrap(List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, Duration timeout)
+      throws IOException {
+    MetaGroup group = group().orElseThrow(() -> new IllegalStateException("node " + nodeId + " hosts no meta replica"));
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!group.isLeader()) {
+      if (System.nanoTime() > end) {
+        throw new IOException("the meta replica on " + nodeId + " did not become leader within " + timeout);
+      }
+      sleep(20);
+    }
+    MetaCommand cmd = MetaCommand.newBuilder().setAtMillis(System.currentTimeMillis())
+        .setBootstrap(Bootstrap.newBuilder().addAllRanges(ranges).addAllNodes(nodes)).build();
+    try {
+      group.propose(cmd).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("bootstrapping the meta range failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while bootstrapping the meta range", e);
+    }
+  }
+
+  /** Registers this node with the cluster's meta range (through any seed), retrying up to {@code timeout}. */
+  public void register(NodeRecord self, Duration timeout) {
+    locator.call(s -> s.registerNode(RegisterNodeRequest.newBuilder().setNode(self).build()), timeout);
+  }
+
+  /** The meta leader's client address as this node last saw it. */
+  public Optional<String> metaLeaderAddress() {
+    return locator.leaderAddress();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (heartbeats != null) {
+      heartbeats.close();
+    }
+    Hosted h = hosted;
+    if (h != null) {
+      h.loop().close();
+      h.actions().close();
+    }
+    scheduler.shutdownNow();
+    steps.shutdownNow();
+  }
+}

@@ -1,0 +1,43 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.core.policy.ControllerConfig;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a node takes part in the meta range: whether it heartbeats and may run the controller (with
+ * which thresholds), its failure zone, and the client addresses of nodes to reach the meta range
+ * through when it hosts no meta replica itself.
+ *
+ * @param controller the controller's thresholds; empty = a node of a cluster without a meta range
+ *     (moves, splits and merges only by hand, as in the low-level tests)
+ * @param zone failure domain reported in heartbeats; empty when zones are not used
+ * @param seeds client addresses of other nodes (any of them answers or redirects meta calls)
+ */
+public record MetaSettings(Optional<ControllerConfig> controller, String zone, List<String> seeds) {
+  /** No meta range, no heartbeats, no controller. */
+  public static final MetaSettings DISABLED = new MetaSettings(Optional.empty(), "", List.of());
+
+  public MetaSettings {
+    Objects.requireNonNull(controller, "controller");
+    Objects.requireNonNull(zone, "zone");
+    seeds = List.copyOf(seeds);
+  }
+
+  public static MetaSettings enabled(ControllerConfig controller, List<String> seeds) {
+    return new MetaSettings(Optional.of(controller), "", seeds);
+  }
+
+  public boolean isEnabled() {
+    return controller.isPresent();
+  }
+
+  public MetaSettings withZone(String newZone) {
+    return new MetaSettings(controller, newZone, seeds);
+  }
+
+  public MetaSettings withSeeds(List<String> newSeeds) {
+    return new MetaSettings(controller, zone, newSeeds);
+  }
+}
