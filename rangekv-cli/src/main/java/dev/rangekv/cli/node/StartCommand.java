@@ -101,8 +101,9 @@ public final class StartCommand implements Callable<Integer> {
       throw new CliException("node " + nodeId + (join != null ? " could not join through " + String.join(",", join)
           : " could not bootstrap a cluster") + ": " + e.getMessage(), e);
     }
-    String how = join != null ? "joined the cluster through " + String.join(",", join)
-        : fresh ? "bootstrapped a new cluster" : "resumed from its data directory";
+    String how = !fresh ? "resumed from its data directory"
+        + (join != null ? " and registered again through " + String.join(",", join) : "")
+        : join != null ? "joined the cluster through " + String.join(",", join) : "bootstrapped a new cluster";
     out.println("node " + nodeId + " " + how + "; serving clients on " + config.clientAddress() + ", raft on "
         + config.raftAddress() + ", data in " + config.dataDir().toAbsolutePath() + ". Ctrl-C stops it.");
     out.flush();

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three {@code rangekv start} processes on free loopback ports form a cluster; the cluster commands
  * work against it; a fourth node joins and the controller moves replicas to it; killing one process
- * leaves reads served. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}
+ * leaves reads served; the killed node restarts on its data directory. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}
  * (issue 6).
  */
 @Timeout(300)
@@ -35,6 +35,7 @@ class ClusterProcessesTest {
 
   private final List<CliProcess> processes = new ArrayList<>();
   private final List<String> clientAddresses = new ArrayList<>();
+  private final List<List<String>> nodeArgs = new ArrayList<>();
 
   @Test
   void threeProcesses_serveCommands_aFourthTakesReplicas_andReadsSurviveAKill() throws Exception {
@@ -107,6 +108,12 @@ class ClusterProcessesTest {
       }
       assertThat(ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", rest, "--timeout", "30s")).out())
           .endsWith("-- 10 entries; end of scan\n");
+
+      // the killed node restarts on its data directory and is live again
+      CliProcess again = CliProcess.start(dir.resolve("n2-restart.log"), nodeArgs.get(1));
+      processes.add(again);
+      again.awaitOutput(o -> o.contains("node n2 resumed from its data directory"), STEP, "n2 resumes");
+      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "n2 live again", "nodes", "--cluster", all);
     } finally {
       for (CliProcess p : processes) {
         p.close();
@@ -122,6 +129,7 @@ class ClusterProcessesTest {
         "--data-dir", dir.resolve("n" + i).toString(),
         "--set", "controller.tick=1000", "--set", "node.dead-timeout=6000", "--set", "merge.split-cooldown=600000"));
     args.addAll(extra);
+    nodeArgs.add(List.copyOf(args));
     CliProcess p = CliProcess.start(dir.resolve("n" + i + ".log"), args);
     processes.add(p);
     return p;
