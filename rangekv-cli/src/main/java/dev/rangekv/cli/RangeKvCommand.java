@@ -1,11 +1,29 @@
 package dev.rangekv.cli;
 
+import dev.rangekv.cli.admin.EventsCommand;
+import dev.rangekv.cli.admin.MergeCommand;
+import dev.rangekv.cli.admin.MoveCommand;
+import dev.rangekv.cli.admin.NodesCommand;
+import dev.rangekv.cli.admin.PresplitCommand;
+import dev.rangekv.cli.admin.RangesCommand;
+import dev.rangekv.cli.admin.SplitCommand;
+import dev.rangekv.cli.admin.WhyCommand;
+import dev.rangekv.cli.demo.DemoCommand;
+import dev.rangekv.cli.kv.DelCommand;
+import dev.rangekv.cli.kv.GetCommand;
+import dev.rangekv.cli.kv.PutCommand;
+import dev.rangekv.cli.kv.ScanCommand;
+import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
+import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The root {@code rangekv} command. Exit codes: 0 ok, 1 error, 2 usage.
+ * The root {@code rangekv} command. Exit codes: 0 ok, 1 error, 2 usage. Errors print as one line on
+ * stderr ({@code error: ...}); {@code --verbose} adds the stack trace.
  */
 @Command(
     name = "rangekv",
@@ -15,12 +33,31 @@ import picocli.CommandLine.Command;
     subcommands = {
         CommandLine.HelpCommand.class,
         DemoCommand.class,
+        StartCommand.class,
+        PutCommand.class,
+        GetCommand.class,
+        DelCommand.class,
+        ScanCommand.class,
+        RangesCommand.class,
+        NodesCommand.class,
+        EventsCommand.class,
+        WhyCommand.class,
+        SplitCommand.class,
+        MergeCommand.class,
+        MoveCommand.class,
+        PresplitCommand.class,
         SimCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
+  /** Commands whose own log lines are part of their output (a node process). */
+  private static final List<String> LOGGING_COMMANDS = List.of("start");
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "print stack traces with errors, and more log lines")
+  boolean verbose;
 
   @Override
   public void run() {
@@ -31,13 +68,75 @@ public final class RangeKvCommand implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new RangeKvCommand());
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-      cmd.getErr().println("error: " + ex.getMessage());
+      PrintWriter err = cmd.getErr();
+      err.println("error: " + oneLine(ex));
+      if (verbose(parseResult)) {
+        ex.printStackTrace(err);
+      }
+      err.flush();
       return 1;
+    });
+    cl.setParameterExceptionHandler((ex, args) -> {
+      CommandLine cmd = ex.getCommandLine();
+      PrintWriter err = cmd.getErr();
+      err.println("error: " + oneLine(ex));
+      err.println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
+      if (verbose(cmd.getParseResult())) {
+        ex.printStackTrace(err);
+      }
+      err.flush();
+      return 2;
     });
     return cl;
   }
 
+  private static String oneLine(Throwable ex) {
+    String m = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+
+  private static boolean verbose(CommandLine.ParseResult r) {
+    for (CommandLine.ParseResult p = r; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Picks the log level before any logger exists (slf4j-simple reads it once): a node process logs at
+   * info, every other command only warnings (errors for the demo, whose output is its live lines);
+   * {@code --verbose} means info. {@code -Dorg.slf4j.simpleLogger.defaultLogLevel} wins.
+   */
+  static void configureLogging(String[] args) {
+    String key = "org.slf4j.simpleLogger.defaultLogLevel";
+    if (System.getProperty(key) != null) {
+      return;
+    }
+    List<String> list = List.of(args);
+    String command = list.stream().filter(a -> !a.startsWith("-")).findFirst().orElse("");
+    String level = list.contains("--verbose") || LOGGING_COMMANDS.contains(command) ? "info"
+        : command.equals("demo") ? "error" : "warn";
+    System.setProperty(key, level);
+    if (level.equals("info") && !list.contains("--verbose")) {
+      // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
+    } else if (command.equals("demo") && !list.contains("--verbose")) {
+      // the demo's nodes log errors with stack traces while they stop one after another: noise here
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "off");
+    }
+    if (!level.equals("info")) {
+      // gRPC and Ratis' shaded gRPC log through java.util.logging: keep their INFO lines off the output
+      java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    }
+    System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+    System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+  }
+
   public static void main(String[] args) {
+    configureLogging(args);
     System.exit(commandLine().execute(args));
   }
 }

@@ -1,48 +1,31 @@
-package dev.rangekv.cli;
+package dev.rangekv.cli.demo;
 
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.keydesign.HashBucketKeys;
 import dev.rangekv.core.keydesign.HotspotDemo;
 import java.io.PrintWriter;
 import java.util.Locale;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
- * {@code rangekv demo}: for now the monotonic-key hotspot, computed on a pre-split range map (no
- * cluster yet). Prints per-range write counts for big-endian ids and for hash-bucketed ids.
+ * {@code rangekv demo --offline}: the monotonic-key hotspot computed on a pre-split range map, no
+ * cluster. Prints per-range write counts for big-endian ids and for hash-bucketed ids.
  */
-@Command(
-    name = "demo",
-    mixinStandardHelpOptions = true,
-    description = "Show the monotonic-key hotspot: where consecutive ids land in a pre-split range map,"
-        + " big-endian vs behind a hash-bucket prefix.")
-public final class DemoCommand implements Runnable {
+final class OfflineHotspot {
   private static final int BAR_WIDTH = 30;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  private final int ranges;
+  private final int ids;
+  private final long firstId;
 
-  @Option(names = "--ranges", defaultValue = "16", description = "ranges pre-split uniformly (1-256, default ${DEFAULT-VALUE})")
-  int ranges;
+  OfflineHotspot(int ranges, int ids, long firstId) {
+    this.ranges = ranges;
+    this.ids = ids;
+    this.firstId = firstId;
+  }
 
-  @Option(names = "--ids", defaultValue = "100000", description = "consecutive ids written (default ${DEFAULT-VALUE})")
-  int ids;
-
-  @Option(names = "--first-id", defaultValue = "1000000", description = "first id (default ${DEFAULT-VALUE})")
-  long firstId;
-
-  @Override
-  public void run() {
-    HotspotDemo.Config config;
-    try {
-      config = new HotspotDemo.Config(ranges, firstId, ids);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
-    HotspotDemo.Report report = HotspotDemo.run(config);
-    PrintWriter out = spec.commandLine().getOut();
+  /** Prints the table; {@code IllegalArgumentException} for bounds the simulation refuses. */
+  void print(PrintWriter out) {
+    HotspotDemo.Report report = HotspotDemo.run(new HotspotDemo.Config(ranges, firstId, ids));
     out.printf(Locale.ROOT, "Writing ids %,d..%,d into %d ranges pre-split uniformly over the 8-byte keyspace.%n",
         firstId, firstId + ids - 1, ranges);
     out.printf(Locale.ROOT, "big-endian: id %,d is key %s; bucketed: the same id is key %s.%n%n",

@@ -1,0 +1,38 @@
+package dev.rangekv.cli.admin;
+
+import dev.rangekv.cli.cluster.ClusterCommand;
+import dev.rangekv.cli.cluster.MetaCalls;
+import dev.rangekv.proto.ListRangeStatsRequest;
+import dev.rangekv.proto.ListRangeStatsResponse;
+import dev.rangekv.proto.RangeStatsProto;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+
+/** {@code rangekv ranges}: the range map from the meta range, with each range's latest stats. */
+@Command(name = "ranges", mixinStandardHelpOptions = true,
+    description = "List ranges: id, span, generation, replicas, leader, size, keys, QPS (from the meta range).")
+public final class RangesCommand extends ClusterCommand {
+  @Override
+  protected void execute(List<String> addresses) {
+    ListRangeStatsResponse r;
+    try (MetaCalls meta = meta(addresses)) {
+      r = meta.read(s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance()));
+    }
+    if (json()) {
+      List<Object> list = new ArrayList<>();
+      for (RangeStatsProto s : r.getRangesList()) {
+        list.add(MetaViews.rangeJson(s, keys()));
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("mapVersion", r.getMapVersion());
+      m.put("ranges", list);
+      printJson(m);
+      return;
+    }
+    MetaViews.rangesTable(r.getRangesList(), keys()).print(out());
+    out().println("-- " + r.getRangesCount() + " ranges, map version " + r.getMapVersion());
+  }
+}

@@ -1,0 +1,53 @@
+package dev.rangekv.cli.cluster;
+
+import dev.rangekv.client.ClientOptions;
+import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.client.RangeKvException;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A {@link RangeKvClient} for one command run: connects through the seeds with a short deadline (an
+ * unreachable cluster should fail in seconds), then runs calls with the command's {@code --timeout}.
+ * Client failures become one-line {@link CliException}s carrying the client's error code.
+ */
+public final class KvSession implements AutoCloseable {
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
+
+  private final RangeKvClient client;
+  private final List<String> seeds;
+
+  private KvSession(RangeKvClient client, List<String> seeds) {
+    this.client = client;
+    this.seeds = seeds;
+  }
+
+  public static KvSession open(List<String> seeds, Duration timeout) {
+    ClientOptions options = ClientOptions.defaults()
+        .withTimeout(CONNECT_TIMEOUT)
+        .withAttemptTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
+    RangeKvClient c;
+    try {
+      c = RangeKvClient.connect(seeds, options);
+    } catch (RangeKvException e) {
+      throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
+          + e.getMessage() + ")", e);
+    }
+    return new KvSession(c.withTimeout(timeout), seeds);
+  }
+
+  /** Runs {@code call} on the client, translating its failures. */
+  public <R> R run(Function<RangeKvClient, R> call) {
+    try {
+      return call.apply(client);
+    } catch (RangeKvException e) {
+      throw new CliException(e.code() + ": " + e.getMessage() + " (cluster " + String.join(",", seeds) + ")", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

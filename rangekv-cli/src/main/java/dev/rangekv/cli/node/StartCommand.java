@@ -1,0 +1,168 @@
+package dev.rangekv.cli.node;
+
+import dev.rangekv.cli.cluster.CliException;
+import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.ControllerConfigBuilder;
+import dev.rangekv.server.node.MetaSettings;
+import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.server.node.RangeKvNode;
+import dev.rangekv.storage.StoreOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rangekv start}: runs one node until SIGTERM / Ctrl-C, when a shutdown hook closes it cleanly
+ * (Ratis, gRPC, the store). Without {@code --join} and with an empty data directory it bootstraps a new
+ * cluster (the meta range and the first range on itself); with {@code --join} it registers with the
+ * cluster through the seeds and the controller gives it replicas. A non-empty data directory resumes.
+ */
+@Command(name = "start", mixinStandardHelpOptions = true,
+    description = "Run a node. Without --join on an empty --data-dir: bootstrap a new cluster. With --join: join one."
+        + " Restarting with the same --data-dir resumes. Stops cleanly on SIGTERM / Ctrl-C.")
+public final class StartCommand implements Callable<Integer> {
+  /** How long bootstrapping or joining may take (a joining node waits for the meta leader to answer). */
+  private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--node-id", required = true, paramLabel = "ID", description = "unique, stable node id (e.g. n1)")
+  String nodeId;
+
+  @Option(names = "--listen", required = true, paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+      description = "client gRPC address (KV, admin and meta calls)")
+  HostPort listen;
+
+  @Option(names = "--raft-listen", paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+      description = "Raft (Ratis) address (default: the --listen host, port + 1)")
+  HostPort raftListen;
+
+  @Option(names = "--advertise", paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+      description = "client address other nodes and clients use (default: --listen); with a wildcard --listen"
+          + " host, the node binds to the advertised host")
+  HostPort advertise;
+
+  @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "this node's store and Raft logs")
+  Path dataDir;
+
+  @Option(names = "--join", split = ",", paramLabel = "HOST:PORT", description = "client addresses of nodes of the cluster to join")
+  List<String> join;
+
+  @Option(names = "--zone", defaultValue = "", paramLabel = "ZONE", description = "failure zone (replicas spread over zones)")
+  String zone;
+
+  @Option(names = "--set", paramLabel = "NAME=VALUE",
+      description = "a controller setting, e.g. range.max-bytes=1048576, controller.tick=2000 (ms); repeatable")
+  Map<String, String> settings;
+
+  @Override
+  public Integer call() throws Exception {
+    NodeConfig config = nodeConfig();
+    if (Files.exists(config.dataDir()) && !Files.isDirectory(config.dataDir())) {
+      throw usage("--data-dir " + dataDir + " is not a directory");
+    }
+    boolean fresh = isEmpty(config.dataDir());
+    PrintWriter out = spec.commandLine().getOut();
+    RangeKvNode node;
+    try {
+      node = RangeKvNode.start(config);
+    } catch (IOException | RuntimeException e) {
+      throw new CliException("node " + nodeId + " did not start: " + e.getMessage(), e);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      try {
+        node.close();
+      } finally {
+        out.println("node " + nodeId + " stopped");
+        out.flush();
+        stopped.countDown();
+      }
+    }, "rangekv-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      if (join != null) {
+        node.join(JOIN_TIMEOUT); // registers (again, after a restart) through the seeds in its MetaSettings
+      } else {
+        node.bootstrapCluster(JOIN_TIMEOUT); // a no-op when the store holds ranges already (a restart)
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new CliException("node " + nodeId + (join != null ? " could not join through " + String.join(",", join)
+          : " could not bootstrap a cluster") + ": " + e.getMessage(), e);
+    }
+    String how = !fresh ? "resumed from its data directory"
+        + (join != null ? " and registered again through " + String.join(",", join) : "")
+        : join != null ? "joined the cluster through " + String.join(",", join) : "bootstrapped a new cluster";
+    out.println("node " + nodeId + " " + how + "; serving clients on " + config.clientAddress() + ", raft on "
+        + config.raftAddress() + ", data in " + config.dataDir().toAbsolutePath() + ". Ctrl-C stops it.");
+    out.flush();
+    stopped.await(); // the shutdown hook ends the process after closing the node
+    return 0;
+  }
+
+  NodeConfig nodeConfig() {
+    HostPort client = listen;
+    if (advertise != null) {
+      if (advertise.port() != listen.port() || !(listen.isWildcard() || listen.host().equals(advertise.host()))) {
+        throw usage("--advertise " + advertise + " must name the --listen port " + listen.port() + " and, unless --listen"
+            + " is a wildcard (0.0.0.0), its host: a node binds and advertises one address");
+      }
+      client = advertise;
+    } else if (listen.isWildcard()) {
+      throw usage("--listen " + listen + " is a wildcard: give --advertise HOST:" + listen.port());
+    }
+    HostPort raft = raftListen != null ? raftListen : new HostPort(client.host(), client.port() + 1);
+    if (!raft.host().equals(client.host()) && !raft.isWildcard()) {
+      throw usage("--raft-listen host " + raft.host() + " must be the client host " + client.host());
+    }
+    if (raft.port() == client.port()) {
+      throw usage("--raft-listen port must differ from the client port " + client.port());
+    }
+    if (nodeId.isBlank() || !nodeId.matches("[A-Za-z0-9_.-]+")) {
+      throw usage("--node-id '" + nodeId + "' must be letters, digits, '_', '.', '-'");
+    }
+    ControllerConfig controller;
+    try {
+      ControllerConfigBuilder b = ControllerConfig.builder();
+      if (settings != null) {
+        settings.forEach(b::set);
+      }
+      controller = b.build();
+    } catch (IllegalArgumentException e) { // InvalidConfigException names every bad setting
+      throw usage("--set: " + e.getMessage());
+    }
+    // the nodes it reaches the meta range through: the join seeds, or itself when it bootstraps the
+    // cluster (any node answers meta calls or redirects to the leader, so its own address always works)
+    List<String> seeds = join == null ? List.of(client.toString()) : List.copyOf(join);
+    MetaSettings meta = MetaSettings.enabled(controller, seeds).withZone(zone);
+    return new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
+        StoreOptions.defaults(), meta);
+  }
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return true;
+    }
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    try (var entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+}

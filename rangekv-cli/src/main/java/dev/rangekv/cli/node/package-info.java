@@ -1,0 +1,5 @@
+/**
+ * {@code rangekv start}: one node process (its own store and Raft logs) that bootstraps a new cluster
+ * or joins one, and runs until SIGTERM / Ctrl-C.
+ */
+package dev.rangekv.cli.node;

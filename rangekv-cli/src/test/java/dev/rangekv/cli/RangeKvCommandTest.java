@@ -1,0 +1,91 @@
+package dev.rangekv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class RangeKvCommandTest {
+
+  @Test
+  void noSubcommand_isAUsageError() {
+    CliRun r = CliRun.of();
+    assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err()).startsWith("error: missing subcommand");
+  }
+
+  @Test
+  void help_listsEveryCommand() {
+    CliRun r = CliRun.of("--help");
+    assertThat(r.exit()).isZero();
+    for (String c : new String[] {"demo", "start", "put", "get", "del", "scan", "ranges", "nodes", "events", "why", "split",
+        "merge", "move", "presplit", "sim"}) {
+      assertThat(r.out()).contains("  " + c + " ");
+    }
+  }
+
+  @Test
+  void missingArgument_isAUsageError_inOneLinePlusHint() {
+    CliRun r = CliRun.of("put", "onlykey");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err().lines().toList()).hasSize(2);
+    assertThat(r.err()).contains("error: Missing required parameter: 'VALUE'").contains("usage: rangekv put --help");
+  }
+
+  @Test
+  void badHexKey_isAUsageError_namingTheKey() {
+    CliRun r = CliRun.of("get", "--hex", "zz12");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err()).startsWith("error: KEY: bad hex 'zz12'");
+  }
+
+  @Test
+  void badClusterAddress_isAUsageError() {
+    CliRun r = CliRun.of("ranges", "--cluster", "localhost");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err()).startsWith("error: --cluster address 'localhost' is not HOST:PORT");
+  }
+
+  @Test
+  void badRangeId_isAUsageError() {
+    CliRun r = CliRun.of("why", "rx");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err()).contains("'rx' is not a range id");
+  }
+
+  @Test
+  void presplit_needsExactlyOneOfAtAndUniform() {
+    assertThat(CliRun.of("presplit").exit()).isEqualTo(2);
+    assertThat(CliRun.of("presplit", "--at", "a", "--uniform", "4").exit()).isEqualTo(2);
+  }
+
+  @Test
+  void unreachableCluster_isAnErrorInOneLine_withoutStackTrace() throws IOException {
+    int port = closedPort();
+    CliRun meta = CliRun.of("ranges", "--cluster", "127.0.0.1:" + port, "--timeout", "3s");
+    assertThat(meta.exit()).as(meta.toString()).isEqualTo(1);
+    assertThat(meta.err()).isEqualTo("error: cannot reach the cluster at 127.0.0.1:" + port + " (connection refused)\n");
+
+    CliRun kv = CliRun.of("get", "k", "--cluster", "127.0.0.1:" + port);
+    assertThat(kv.exit()).as(kv.toString()).isEqualTo(1);
+    assertThat(kv.err().lines().toList()).hasSize(1);
+    assertThat(kv.err()).startsWith("error: cannot reach the cluster at 127.0.0.1:" + port);
+  }
+
+  @Test
+  void verbose_addsTheStackTrace() throws IOException {
+    CliRun r = CliRun.of("nodes", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "2s", "--verbose");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("error: cannot reach the cluster").contains("at dev.rangekv.cli.");
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.rangekv.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.core.key.KeyCodec;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PhaseStatsTest {
+  @Test
+  void ticks_giveWritesPerSecond_rangesPerTick_andTheHottestShare() {
+    PhaseStats s = new PhaseStats(Phase.BY_ORDER);
+    s.tick(1.0, Map.of(1L, 90L, 2L, 10L));
+    s.tick(1.0, Map.of(1L, 25L, 2L, 25L, 3L, 25L, 4L, 25L));
+    assertThat(s.writesPerSecond()).isEqualTo(100.0);
+    assertThat(s.rangesWrittenPerTick(1.0)).isEqualTo(3.0);
+    assertThat(s.hottestShare()).isEqualTo((90 + 25) / 200.0);
+  }
+
+  @Test
+  void alerts_areListedByKind_orNone() {
+    PhaseStats s = new PhaseStats(Phase.BY_TIME);
+    assertThat(s.alerts()).isEqualTo("none");
+    s.event("split");
+    s.event("alert-monotonic");
+    s.event("alert-monotonic");
+    s.event("alert-hot-key");
+    assertThat(s.alerts()).isEqualTo("alert-hot-key x1, alert-monotonic x2");
+    assertThat(s.count("split")).isEqualTo(1);
+  }
+
+  @Test
+  void phaseKeys_sortByTimeFirst_orByOrderFirst_inSeparateTables() {
+    assertThat(Phase.BY_TIME.key(2, "o1", 0)).isGreaterThan(Phase.BY_TIME.key(1, "o9", 0));
+    assertThat(Phase.BY_ORDER.key(2, "o1", 0)).isLessThan(Phase.BY_ORDER.key(1, "o9", 0));
+    assertThat(KeyCodec.decode(Phase.BY_ORDER.key(5, "o1", 7))).containsExactly("events_by_order", "o1", 5L, 7L);
+    assertThat(Phase.BY_TIME.mentionedIn("prefix \"\\x02events_by_time\\x00\"")).isTrue();
+    assertThat(Phase.BY_ORDER.mentionedIn("prefix \"\\x02events_by_time\\x00\"")).isFalse();
+  }
+
+  @Test
+  void summary_comparesThePhasesSideBySide() {
+    PhaseStats a = new PhaseStats(Phase.BY_TIME);
+    a.tick(2.0, Map.of(9L, 200L));
+    a.event("alert-monotonic");
+    PhaseStats b = new PhaseStats(Phase.BY_ORDER);
+    b.tick(2.0, Map.of(1L, 100L, 2L, 100L, 3L, 100L, 4L, 100L));
+    b.event("move");
+    StringWriter w = new StringWriter();
+    Summary.print(new PrintWriter(w), List.of(a, b), 2.0);
+    assertThat(w.toString())
+        .contains("writes/s (acknowledged)     100                                   200")
+        .contains("hottest range's share       100% of writes                        25% of writes")
+        .contains("moves / leader transfers    0 / 0                                 1 / 0")
+        .contains("alerts about its keys       alert-monotonic x1                    none");
+  }
+}

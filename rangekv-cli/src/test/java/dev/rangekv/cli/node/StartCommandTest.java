@@ -1,0 +1,80 @@
+package dev.rangekv.cli.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.cli.CliRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code start}'s argument checks: all of them fail before a node starts (exit 2, one line). */
+class StartCommandTest {
+  @TempDir
+  Path dir;
+
+  private CliRun start(String... extra) {
+    String[] base = {"start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", dir.resolve("n1").toString()};
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return CliRun.of(all);
+  }
+
+  @Test
+  void missingRequiredOptions_isAUsageError() {
+    CliRun r = CliRun.of("start", "--node-id", "n1");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).startsWith("error: Missing required options: '--listen=HOST:PORT', '--data-dir=DIR'");
+  }
+
+  @Test
+  void badAddress_isAUsageError() {
+    CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "nowhere", "--data-dir", "x");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("'nowhere' is not HOST:PORT");
+  }
+
+  @Test
+  void advertise_mustMatchTheListenAddress_unlessItIsAWildcard() {
+    CliRun r = start("--advertise", "10.0.0.5:7101");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--advertise 10.0.0.5:7101 must name the --listen port 7101");
+    CliRun wildcard = CliRun.of("start", "--node-id", "n1", "--listen", "0.0.0.0:7101", "--data-dir", "x");
+    assertThat(wildcard.exit()).isEqualTo(2);
+    assertThat(wildcard.err()).contains("is a wildcard: give --advertise HOST:7101");
+  }
+
+  @Test
+  void raftPort_mustDifferFromTheClientPort() {
+    CliRun r = start("--raft-listen", "127.0.0.1:7101");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--raft-listen port must differ");
+  }
+
+  @Test
+  void controllerSettings_areValidated_namingTheSetting() {
+    CliRun unknown = start("--set", "range.colour=blue");
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains("unknown controller setting range.colour");
+    CliRun clash = start("--set", "range.max-bytes=1000", "--set", "range.min-bytes=900");
+    assertThat(clash.exit()).isEqualTo(2);
+    assertThat(clash.err()).contains("range.min-bytes=900 must be at most 3/8 of range.max-bytes=1000");
+  }
+
+  @Test
+  void dataDirThatIsAFile_isAUsageError() throws Exception {
+    Path file = Files.writeString(dir.resolve("file"), "x");
+    CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", file.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("is not a directory");
+  }
+
+  @Test
+  void hostPort_parsesIpv6AndRejectsBadPorts() {
+    assertThat(HostPort.parse("[::1]:7001")).isEqualTo(new HostPort("::1", 7001));
+    assertThat(HostPort.parse("[::1]:7001").toString()).isEqualTo("[::1]:7001");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> HostPort.parse("h:70000"))
+        .hasMessageContaining("port must be in [1, 65535]");
+  }
+}

@@ -1,0 +1,93 @@
+package dev.rangekv.cli.process;
+
+import dev.rangekv.cli.RangeKvCommand;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * One {@code rangekv} process started from the test classpath, its stdout and stderr going to a log
+ * file (never a pipe that could fill up). Tests await lines in the log with a bound, and must
+ * {@link #close()} it (destroyForcibly) in a finally block.
+ */
+final class CliProcess implements AutoCloseable {
+  private final Process process;
+  private final Path log;
+
+  private CliProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  static CliProcess start(Path log, List<String> args) throws IOException {
+    return start(log, List.of(), args);
+  }
+
+  static CliProcess start(Path log, List<String> jvmArgs, List<String> args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC"));
+    cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new CliProcess(p, log);
+  }
+
+  String output() {
+    try {
+      return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Waits until the output satisfies {@code condition}; fails with the output if the process died or time ran out. */
+  void awaitOutput(Predicate<String> condition, Duration timeout, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      String out = output();
+      if (condition.test(out)) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError(what + ": the process exited with " + process.exitValue() + "; output:\n" + out);
+      }
+      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
+    }
+    throw new AssertionError(what + ": not seen within " + timeout + "; output:\n" + output());
+  }
+
+  /** Waits for the process to exit and returns its exit code; fails on timeout. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("still running after " + timeout + "; output:\n" + output());
+    }
+    return process.exitValue();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGTERM, as a service manager stops a node. */
+  void terminate() {
+    process.destroy();
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the kill is sent; the test is ending anyway
+    }
+  }
+}
