@@ -88,7 +88,8 @@ public final class RangeKvNode implements AutoCloseable {
     this.compactor = new SpanCompactor(store, config.nodeId());
     directory.onSpanDeleted(compactor::deleted);
     this.meta = config.meta().controller()
-        .map(c -> new MetaNode(config.nodeId(), c, channels, () -> config.meta().seeds()))
+        .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
+            () -> config.meta().seeds()))
         .orElse(null);
     StateMachine.Registry registry = groupId -> {
       if (MetaGroups.isMeta(groupId)) {
@@ -136,7 +137,7 @@ public final class RangeKvNode implements AutoCloseable {
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), "", config.dataDir()), raftServer, directory, store, load);
+        config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
         .addService(new KvServiceImpl(gateway, limits, load))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
