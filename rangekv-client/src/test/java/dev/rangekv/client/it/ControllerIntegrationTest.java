@@ -176,6 +176,58 @@ class ControllerIntegrationTest {
     }
   }
 
+  @Test
+  @Timeout(600)
+  void aNewMetaLeaderCarriesOnAndTheMapHealsToWhatTheNodesHold() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), config());
+        MetaProbe meta = new MetaProbe(cluster);
+        RangeKvClient client = client(cluster)) {
+      try (AckedWriters writers = new AckedWriters(client, 8, ControllerIntegrationTest::uniformKey, 16 << 10, 800)) {
+        MetaProbe.await("the controller splits", Duration.ofMinutes(2), () -> !meta.events("split").isEmpty());
+        int leader = metaLeader(cluster);
+        cluster.stop(leader);
+        writers.join();
+        MetaProbe.await("the new meta leader keeps splitting", Duration.ofMinutes(3), () -> meta.ranges().size() >= 6);
+        MetaProbe.await("the meta map equals the descriptors the range leaders hold", Duration.ofMinutes(2),
+            () -> meta.ranges().stream().map(r -> r.getRange().getRangeId() + "@" + r.getRange().getGeneration())
+                .collect(Collectors.toSet()).equals(leaderDescriptors(cluster)));
+        writers.assertNoAckedWriteLost();
+      }
+    }
+  }
+
+  static int metaLeader(LocalCluster cluster) {
+    for (int i = 0; i < cluster.size(); i++) {
+      if (cluster.isRunning(i) && cluster.node(i).metaNode().group().map(g -> g.isLeader()).orElse(false)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no meta leader");
+  }
+
+  /** "id@generation" of every range as its leader holds it. */
+  static Set<String> leaderDescriptors(LocalCluster cluster) {
+    Set<String> out = new java.util.HashSet<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
+      }
+      io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(cluster.config(i).clientAddress())
+          .usePlaintext().build();
+      try {
+        for (var r : dev.rangekv.proto.NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+            .listRanges(dev.rangekv.proto.ListRangesRequest.getDefaultInstance()).getReplicasList()) {
+          if (r.getLeader()) {
+            out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration());
+          }
+        }
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+    return out;
+  }
+
   static Set<String> replicaIds(RangeStatsProto r) {
     return r.getRange().getReplicasList().stream().map(ReplicaProto::getNodeId).collect(Collectors.toSet());
   }
