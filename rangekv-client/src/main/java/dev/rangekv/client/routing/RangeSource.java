@@ -3,8 +3,8 @@ package dev.rangekv.client.routing;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Where the cache is (re)filled from. Today: the nodes' {@code ListRanges} ({@link NodeListRangeSource});
- * later the meta range replaces it behind this same interface. Implementations must be thread-safe
+ * Where the cache is (re)filled from: the meta range ({@link MetaRangeSource}), or the nodes'
+ * {@code ListRanges} ({@link NodeListRangeSource}) in a cluster without one. Implementations must be thread-safe
  * and must not block the caller.
  */
 public interface RangeSource {

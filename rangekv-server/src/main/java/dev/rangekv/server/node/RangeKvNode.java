@@ -89,7 +89,7 @@ public final class RangeKvNode implements AutoCloseable {
     directory.onSpanDeleted(compactor::deleted);
     this.meta = config.meta().controller()
         .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
-            () -> config.meta().seeds()))
+            () -> withSelf(config.meta().seeds(), config.clientAddress())))
         .orElse(null);
     StateMachine.Registry registry = groupId -> {
       if (MetaGroups.isMeta(groupId)) {
@@ -167,6 +167,11 @@ public final class RangeKvNode implements AutoCloseable {
   /** Starts a node (opening or creating its data directory). */
   public static RangeKvNode start(NodeConfig config) throws IOException {
     return new RangeKvNode(config);
+  }
+
+  /** Seeds plus this node itself: a node that bootstrapped a cluster alone is its own way to the meta range. */
+  private static List<String> withSelf(List<String> seeds, String self) {
+    return seeds.contains(self) ? seeds : java.util.stream.Stream.concat(seeds.stream(), java.util.stream.Stream.of(self)).toList();
   }
 
   private static long rangeIdOf(RaftGroupId groupId) {
