@@ -2,7 +2,6 @@ package dev.rangekv.client;
 
 import dev.rangekv.client.routing.Await;
 import dev.rangekv.client.routing.NodeChannels;
-import dev.rangekv.client.routing.MetaRangeSource;
 import dev.rangekv.client.routing.NodeListRangeSource;
 import dev.rangekv.client.routing.RangeSource;
 import dev.rangekv.client.routing.ReplanException;
@@ -55,8 +54,7 @@ public final class RangeKvClient implements AutoCloseable {
   /** Connects through seed nodes: lists their ranges (and learns every node from the descriptors). */
   public static RangeKvClient connect(List<String> seedAddresses, ClientOptions options) {
     NodeChannels channels = new NodeChannels();
-    NodeListRangeSource nodes = new NodeListRangeSource(seedAddresses, channels, options.refreshTimeout());
-    return connect(new MetaRangeSource(seedAddresses, channels, options.refreshTimeout(), nodes), channels, options);
+    return connect(new NodeListRangeSource(seedAddresses, channels, options.refreshTimeout()), channels, options);
   }
 
   /** Connects with a custom source of range descriptors (e.g. a meta-range lookup, or a test's). */

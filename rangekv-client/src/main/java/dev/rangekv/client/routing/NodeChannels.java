@@ -1,7 +1,6 @@
 package dev.rangekv.client.routing;
 
 import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -27,10 +26,6 @@ public final class NodeChannels implements AutoCloseable {
 
   public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
     return NodeAdminServiceGrpc.newStub(channel(address));
-  }
-
-  public MetaServiceGrpc.MetaServiceStub meta(String address) {
-    return MetaServiceGrpc.newStub(channel(address));
   }
 
   private ManagedChannel channel(String address) {
