@@ -70,9 +70,9 @@ class ControllerIntegrationTest {
       writers.join();
       assertThat(writers.ackedBytes()).as("acknowledged bytes").isGreaterThan(18L << 20);
 
-      MetaProbe.await("the 20 MiB are split into at least 8 ranges", Duration.ofMinutes(3),
+      meta.awaitOrDump("the 20 MiB are split into at least 8 ranges", Duration.ofMinutes(3),
           () -> meta.ranges().size() >= 8);
-      MetaProbe.await("every node leads some ranges, within tolerance", Duration.ofMinutes(3), () -> {
+      meta.awaitOrDump("every node leads some ranges, within tolerance", Duration.ofMinutes(3), () -> {
         Map<String, Integer> leaders = meta.leaderCounts();
         int total = leaders.values().stream().mapToInt(Integer::intValue).sum();
         int min = leaders.values().stream().mapToInt(Integer::intValue).min().orElse(0);
@@ -84,7 +84,7 @@ class ControllerIntegrationTest {
 
       int before = meta.ranges().size();
       client.deleteRange(Key.EMPTY, RangeEnd.INFINITY);
-      MetaProbe.await("the emptied ranges merge back down", Duration.ofMinutes(4),
+      meta.awaitOrDump("the emptied ranges merge back down", Duration.ofMinutes(4),
           () -> meta.ranges().size() <= Math.max(2, before / 4));
       assertThat(meta.events("merge")).isNotEmpty();
       assertThat(client.scan(Key.EMPTY, RangeEnd.INFINITY).hasNext()).isFalse();
@@ -115,11 +115,11 @@ class ControllerIntegrationTest {
         th.start();
       }
       try {
-        MetaProbe.await("a load split", Duration.ofMinutes(3), () -> meta.events("split").stream()
+        meta.awaitOrDump("a load split", Duration.ofMinutes(3), () -> meta.events("split").stream()
             .anyMatch(e -> e.getReason().contains("load")));
         EventProto split = meta.events("split").stream().filter(e -> e.getReason().contains("load")).findFirst().orElseThrow();
         Set<Long> halves = Set.copyOf(split.getRangeIdsList());
-        MetaProbe.await("one half of the load split moves", Duration.ofMinutes(3), () -> meta.events("move").stream()
+        meta.awaitOrDump("one half of the load split moves", Duration.ofMinutes(3), () -> meta.events("move").stream()
             .filter(e -> e.getSeq() > split.getSeq())
             .anyMatch(e -> e.getRangeIdsList().stream().anyMatch(halves::contains)));
       } finally {
@@ -142,7 +142,7 @@ class ControllerIntegrationTest {
       long t0 = 1_700_000_000_000L;
       try (AckedWriters writers = new AckedWriters(client, 8,
           n -> KeyCodec.tuple().addLong(t0 + n).addString("order").build(), 2_000, Long.MAX_VALUE)) {
-        MetaProbe.await("the monotonic-key alert", Duration.ofMinutes(3),
+        meta.awaitOrDump("the monotonic-key alert", Duration.ofMinutes(3),
             () -> !meta.events("alert-monotonic").isEmpty());
       }
       EventProto alert = meta.events("alert-monotonic").get(0);
@@ -158,11 +158,11 @@ class ControllerIntegrationTest {
         RangeKvClient client = client(cluster)) {
       AckedWriters writers = new AckedWriters(client, 8, ControllerIntegrationTest::uniformKey, 16 << 10, 400);
       writers.join();
-      MetaProbe.await("the 4th node holds replicas", Duration.ofMinutes(3), () -> meta.ranges().size() >= 3
+      meta.awaitOrDump("the 4th node holds replicas", Duration.ofMinutes(3), () -> meta.ranges().size() >= 3
           && meta.ranges().stream().anyMatch(r -> replicaIds(r).contains("n4")));
       cluster.stop(3);
       try {
-        MetaProbe.await("every range is back to 3 replicas on live nodes", Duration.ofMinutes(2), () -> {
+        meta.awaitOrDump("every range is back to 3 replicas on live nodes", Duration.ofMinutes(2), () -> {
           List<RangeStatsProto> ranges = meta.ranges();
           return ranges.stream().allMatch(r -> replicaIds(r).size() == 3 && !replicaIds(r).contains("n4"));
         });
@@ -174,6 +174,59 @@ class ControllerIntegrationTest {
       assertThat(meta.events("repair")).isNotEmpty();
       writers.assertNoAckedWriteLost();
     }
+  }
+
+  @Test
+  @Timeout(600)
+  void aNewMetaLeaderCarriesOnAndTheMapHealsToWhatTheNodesHold() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), config());
+        MetaProbe meta = new MetaProbe(cluster);
+        RangeKvClient client = client(cluster)) {
+      try (AckedWriters writers = new AckedWriters(client, 8, ControllerIntegrationTest::uniformKey, 16 << 10, 800)) {
+        meta.awaitOrDump("the controller splits", Duration.ofMinutes(2), () -> !meta.events("split").isEmpty());
+        int leader = metaLeader(cluster);
+        cluster.stop(leader);
+        writers.join();
+        assertThat(writers.ackedCount()).as("writes acknowledged through the meta leader's death").isGreaterThan(600);
+        meta.awaitOrDump("the new meta leader keeps splitting", Duration.ofMinutes(3), () -> meta.ranges().size() >= 6);
+        meta.awaitOrDump("the meta map equals the descriptors the range leaders hold", Duration.ofMinutes(2),
+            () -> meta.ranges().stream().map(r -> r.getRange().getRangeId() + "@" + r.getRange().getGeneration())
+                .collect(Collectors.toSet()).equals(leaderDescriptors(cluster)));
+        writers.assertNoAckedWriteLost();
+      }
+    }
+  }
+
+  static int metaLeader(LocalCluster cluster) {
+    for (int i = 0; i < cluster.size(); i++) {
+      if (cluster.isRunning(i) && cluster.node(i).metaNode().group().map(g -> g.isLeader()).orElse(false)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no meta leader");
+  }
+
+  /** "id@generation" of every range as its leader holds it. */
+  static Set<String> leaderDescriptors(LocalCluster cluster) {
+    Set<String> out = new java.util.HashSet<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
+      }
+      io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(cluster.config(i).clientAddress())
+          .usePlaintext().build();
+      try {
+        for (var r : dev.rangekv.proto.NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+            .listRanges(dev.rangekv.proto.ListRangesRequest.getDefaultInstance()).getReplicasList()) {
+          if (r.getLeader()) {
+            out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration());
+          }
+        }
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+    return out;
   }
 
   static Set<String> replicaIds(RangeStatsProto r) {

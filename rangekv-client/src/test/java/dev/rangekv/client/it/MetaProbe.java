@@ -56,6 +56,33 @@ final class MetaProbe implements AutoCloseable {
     return out;
   }
 
+  /** Like {@link #await}, but a timeout's message also shows the meta range's ranges and recent events. */
+  void awaitOrDump(String what, Duration timeout, BooleanSupplier condition) {
+    try {
+      await(what, timeout, condition);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + describe(), e);
+    }
+  }
+
+  /** The ranges (id@generation, replicas, leader, bytes, qps) and the last 40 events, for failure messages. */
+  String describe() {
+    StringBuilder sb = new StringBuilder("ranges:");
+    for (RangeStatsProto r : ranges()) {
+      sb.append("\n  r").append(r.getRange().getRangeId()).append('@').append(r.getRange().getGeneration())
+          .append(' ').append(r.getRange().getReplicasList().stream().map(p -> p.getNodeId()).toList())
+          .append(" leader=").append(r.getLeaderNodeId()).append(" bytes=").append(r.getBytes())
+          .append(" qps=").append(r.getReadQps() + r.getWriteQps());
+    }
+    List<EventProto> events = events();
+    sb.append("\nevents:");
+    for (EventProto e : events.subList(Math.max(0, events.size() - 40), events.size())) {
+      sb.append("\n  ").append(e.getSeq()).append(' ').append(e.getKind()).append(' ').append(e.getRangeIdsList())
+          .append(' ').append(e.getReason()).append(" | ").append(e.getDetail());
+    }
+    return sb.toString();
+  }
+
   /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
     long end = System.nanoTime() + timeout.toNanos();

@@ -48,6 +48,7 @@ public final class MetaNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetaNode.class);
   private final String nodeId;
   private final ControllerConfig config;
+  private final long moveBytesPerSecond;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService steps;
@@ -60,8 +61,10 @@ public final class MetaNode implements AutoCloseable {
   private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
       ServerRangeActions actions) {}
 
-  public MetaNode(String nodeId, ControllerConfig config, NodeChannels channels, Supplier<List<String>> seeds) {
+  public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, NodeChannels channels,
+      Supplier<List<String>> seeds) {
     this.nodeId = nodeId;
+    this.moveBytesPerSecond = moveBytesPerSecond;
     this.config = config;
     this.locator = new MetaLocator(channels, seeds);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
@@ -119,7 +122,7 @@ public final class MetaNode implements AutoCloseable {
       return;
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
-    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), 0);
+    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond);
     Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);

@@ -14,19 +14,30 @@ import java.util.Optional;
  *     (moves, splits and merges only by hand, as in the low-level tests)
  * @param zone failure domain reported in heartbeats; empty when zones are not used
  * @param seeds client addresses of other nodes (any of them answers or redirects meta calls)
+ * @param moveBytesPerSecond span snapshot bandwidth of each move the controller starts (0 = unlimited)
  */
-public record MetaSettings(Optional<ControllerConfig> controller, String zone, List<String> seeds) {
+public record MetaSettings(Optional<ControllerConfig> controller, String zone, List<String> seeds,
+    long moveBytesPerSecond) {
   /** No meta range, no heartbeats, no controller. */
-  public static final MetaSettings DISABLED = new MetaSettings(Optional.empty(), "", List.of());
+  public static final MetaSettings DISABLED = new MetaSettings(Optional.empty(), "", List.of(), 0);
+  /** Default bandwidth of a controller move: enough to move a 64 MiB range in about 2 s. */
+  public static final long DEFAULT_MOVE_BYTES_PER_SECOND = 32L << 20;
 
   public MetaSettings {
     Objects.requireNonNull(controller, "controller");
     Objects.requireNonNull(zone, "zone");
     seeds = List.copyOf(seeds);
+    if (moveBytesPerSecond < 0) {
+      throw new IllegalArgumentException("moveBytesPerSecond must be >= 0, got " + moveBytesPerSecond);
+    }
   }
 
   public static MetaSettings enabled(ControllerConfig controller, List<String> seeds) {
-    return new MetaSettings(Optional.of(controller), "", seeds);
+    return new MetaSettings(Optional.of(controller), "", seeds, DEFAULT_MOVE_BYTES_PER_SECOND);
+  }
+
+  public MetaSettings withMoveBytesPerSecond(long bytesPerSecond) {
+    return new MetaSettings(controller, zone, seeds, bytesPerSecond);
   }
 
   public boolean isEnabled() {
@@ -34,10 +45,10 @@ public record MetaSettings(Optional<ControllerConfig> controller, String zone, L
   }
 
   public MetaSettings withZone(String newZone) {
-    return new MetaSettings(controller, newZone, seeds);
+    return new MetaSettings(controller, newZone, seeds, moveBytesPerSecond);
   }
 
   public MetaSettings withSeeds(List<String> newSeeds) {
-    return new MetaSettings(controller, zone, newSeeds);
+    return new MetaSettings(controller, zone, newSeeds, moveBytesPerSecond);
   }
 }

@@ -4,7 +4,13 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.proto.BatchRequest;
+import dev.rangekv.proto.Mutation;
 import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.WriteId;
+import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.meta.MetaNode;
 import dev.rangekv.server.meta.MetaRedirect;
@@ -77,6 +83,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final ExecutorService moveExecutor;
   private final SpanCompactor compactor;
   private final MetaNode meta;
+  private final RaftGateway gateway;
   private final HeartbeatBuilder heartbeats;
   private boolean closed;
 
@@ -88,7 +95,8 @@ public final class RangeKvNode implements AutoCloseable {
     this.compactor = new SpanCompactor(store, config.nodeId());
     directory.onSpanDeleted(compactor::deleted);
     this.meta = config.meta().controller()
-        .map(c -> new MetaNode(config.nodeId(), c, channels, () -> config.meta().seeds()))
+        .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
+            () -> withSelf(config.meta().seeds(), config.clientAddress())))
         .orElse(null);
     StateMachine.Registry registry = groupId -> {
       if (MetaGroups.isMeta(groupId)) {
@@ -118,7 +126,7 @@ public final class RangeKvNode implements AutoCloseable {
     this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
     directory.onChildRecorded(reconciler::ensure);
     reconciler.start(RECONCILE_MILLIS);
-    RaftGateway gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
+    this.gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
     InputLimits limits = InputLimits.defaults();
     this.moveExecutor = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-moves");
@@ -136,7 +144,7 @@ public final class RangeKvNode implements AutoCloseable {
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), "", config.dataDir()), raftServer, directory, store, load);
+        config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
         .addService(new KvServiceImpl(gateway, limits, load))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
@@ -166,6 +174,11 @@ public final class RangeKvNode implements AutoCloseable {
   /** Starts a node (opening or creating its data directory). */
   public static RangeKvNode start(NodeConfig config) throws IOException {
     return new RangeKvNode(config);
+  }
+
+  /** Seeds plus this node itself: a node that bootstrapped a cluster alone is its own way to the meta range. */
+  private static List<String> withSelf(List<String> seeds, String self) {
+    return seeds.contains(self) ? seeds : java.util.stream.Stream.concat(seeds.stream(), java.util.stream.Stream.of(self)).toList();
   }
 
   private static long rangeIdOf(RaftGroupId groupId) {
@@ -206,6 +219,48 @@ public final class RangeKvNode implements AutoCloseable {
     bootstrap(root, List.of(replica()));
     hostMeta(List.of(this));
     m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
+    firstWrite(root, timeout);
+  }
+
+  /**
+   * Applies one write (a delete of a key that cannot exist yet) to the new cluster's first range. A
+   * range whose state machine has applied nothing is snapshotted at index 0 with term 0, which does not
+   * match its leader's log, so a replica added to it (the first node joining) never catches up and the
+   * single-voter leader loses its majority mid-change (Ratis 3.3.0). After one applied write the span
+   * snapshot carries a real term and index.
+   */
+  private void firstWrite(RangeDescriptor root, Duration timeout) throws IOException {
+    byte[] clientId = new byte[16];
+    new java.security.SecureRandom().nextBytes(clientId);
+    RangeHeader header = RangeHeader.newBuilder().setRangeId(root.rangeId()).setGeneration(root.generation()).build();
+    RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
+        .setWriteId(WriteId.newBuilder().setClientId(com.google.protobuf.ByteString.copyFrom(clientId)).setRequestId(1))
+        .setBatch(BatchRequest.newBuilder().setHeader(header)
+            .addMutations(Mutation.newBuilder().setDelete(com.google.protobuf.ByteString.copyFrom(new byte[] {0}))))
+        .build();
+    long end = System.nanoTime() + timeout.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < end) {
+      try {
+        CommandResult r = gateway.write(cmd).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!r.hasError()) {
+          return;
+        }
+        last = new IOException("first write refused: " + r.getError().getMessage());
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        last = e; // no leader elected yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted during the first write", e);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted during the first write", e);
+      }
+    }
+    throw new IOException("the first range took no write within " + timeout, last);
   }
 
   /**
