@@ -80,6 +80,7 @@ class ControllerIntegrationTest {
         return leaders.size() == 3 && max - min <= Math.max(2, total / 5);
       });
       assertThat(meta.events("split")).isNotEmpty();
+      assertThat(meta.events("alert-monotonic")).as("uniform keys are no monotonic hotspot").isEmpty();
       writers.assertNoAckedWriteLost();
 
       int before = meta.ranges().size();
