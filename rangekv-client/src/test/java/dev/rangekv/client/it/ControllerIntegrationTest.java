@@ -56,8 +56,10 @@ class ControllerIntegrationTest {
     return c;
   }
 
+  /** Write n's key, uniform over "user" + 16 hex digits (SplitMix64 of n; java.util.Random's first
+   * output for consecutive seeds is nearly sequential, which made these keys monotonic). */
   static Key uniformKey(long n) {
-    return Key.utf8(String.format("user%016x", new Random(n).nextLong()));
+    return Key.utf8(String.format("user%016x", new java.util.SplittableRandom(n).nextLong()));
   }
 
   @Test
