@@ -14,7 +14,8 @@ import java.util.Optional;
  * being the last"). Each tick records whether the range taking the most writes is the tail: the range
  * holding the highest key written anywhere (or, without append reports, the last range). The hottest
  * must take at least {@code hotspot.min-qps} writes and twice the mean per range, so an even load never
- * counts. When the tail was hottest in at least {@code hotspot.share} of a full {@code hotspot.window},
+ * counts, and (when the node reports the append signal) at least {@code split.append-share} of its
+ * writes must land above everything it held, so random keys filling the last range do not count. When the tail was hottest in at least {@code hotspot.share} of a full {@code hotspot.window},
  * the alert names the hot keys' common prefix and suggests a bucketed key.
  */
 public final class MonotonicKeyDetector {
@@ -28,7 +29,8 @@ public final class MonotonicKeyDetector {
     boolean observed = ranges.size() >= 2 && hottest.isPresent() && tail.isPresent()
         && hottest.get().rangeId() == tail.get().rangeId()
         && hottest.get().writeQps() >= config.hotspotMinQps()
-        && hottest.get().writeQps() >= 2 * totalWrites / ranges.size();
+        && hottest.get().writeQps() >= 2 * totalWrites / ranges.size()
+        && appending(hottest.get(), config);
     MonotonicWindow next = prior.push(observed, config.hotspotWindow());
     int needed = (int) Math.ceil(config.hotspotShare() * config.hotspotWindow());
     if (next.tailWasHottest().size() < config.hotspotWindow() || next.tailHotTicks() < needed || tail.isEmpty()) {
@@ -46,6 +48,15 @@ public final class MonotonicKeyDetector {
         .with("neededTicks", needed).with("tailWriteQps", t.writeQps()).with("totalWriteQps", totalWrites)
         .build();
     return new MonotonicOutcome(Optional.of(new HotspotAlert.MonotonicKey(t.rangeId(), prefix, suggestion, why)), next);
+  }
+
+  /**
+   * Whether the range's writes are appends at its end, when it reports them: random keys filling a
+   * fresh range can make it both the hottest and the holder of the highest key, but few of them land
+   * above everything it held before.
+   */
+  static boolean appending(RangeStats r, ControllerConfig config) {
+    return r.tail().writes() == 0 || r.tail().appendShare() >= config.appendShare();
   }
 
   /** The range holding the highest written key, or the last range when no range reports appends. */

@@ -26,6 +26,11 @@ class HotspotDetectorTest {
 
   /** Four ranges over "events/..." keys; writes at timestamps {@code ts..ts+199} go to the last one. */
   private static ClusterSnapshot monotonicTick(long ts) {
+    return monotonicTick(ts, 20_000);
+  }
+
+  /** As above, with only {@code appends} of the last range's 20,000 writes above what it held before. */
+  private static ClusterSnapshot monotonicTick(long ts, long appends) {
     List<RangeStats> rs = new ArrayList<>();
     Key[] bounds = {Key.EMPTY, event(1000), event(2000), event(3000)};
     for (int i = 0; i < 4; i++) {
@@ -37,7 +42,7 @@ class HotspotDetectorTest {
         for (long t = ts; t < ts + 200; t++) {
           keys.add(new WeightedKey(event(t), 1));
         }
-        rs.add(new RangeStats(d, 100, 10, 5, 2000, "n1", keys, new TailWrites(20_000, 20_000, Optional.of(event(ts + 199)))));
+        rs.add(new RangeStats(d, 100, 10, 5, 2000, "n1", keys, new TailWrites(20_000, appends, Optional.of(event(ts + 199)))));
       } else {
         rs.add(new RangeStats(d, 100, 10, 50, 10, "n1", List.of(), TailWrites.NONE));
       }
@@ -61,6 +66,17 @@ class HotspotDetectorTest {
           assertThat(a.why().figure("tailHotTicks")).contains(10.0);
         });
       }
+    }
+  }
+
+  @Test
+  void aHotLastRangeFilledByRandomKeys_raisesNoMonotonicAlert() {
+    MonotonicWindow w = MonotonicWindow.EMPTY;
+    for (int tick = 0; tick < 2 * config.hotspotWindow(); tick++) {
+      // hottest and holding the highest key, but only 5% of its writes land above what it held
+      MonotonicOutcome o = MonotonicKeyDetector.observe(monotonicTick(5000 + tick * 200L, 1_000), w, config);
+      w = o.next();
+      assertThat(o.alert()).isEmpty();
     }
   }
 
