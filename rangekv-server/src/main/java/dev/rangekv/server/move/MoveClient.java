@@ -32,8 +32,7 @@ import java.util.function.Supplier;
  * Runs replica moves, leadership transfers and merges through the node admin API, as an operator or a
  * controller would: finds a range's newest descriptor and leader from the nodes' replica lists, sends
  * each step to the leader, and re-locates on NOT_LEADER / RANGE_MOVED / RANGE_NOT_FOUND or a node that
- * does not answer (bounded by a deadline); a leadership transfer that timed out (UNAVAILABLE) is tried
- * again too. Other failures (an aborted add, a refused merge) are thrown
+ * does not answer (bounded by a deadline). Other failures (an aborted add, a refused merge) are thrown
  * as they are. A move is add on the target, transfer leadership away from the source if it leads, then
  * remove the source; a failure before the remove leaves the range fully replicated on its old nodes
  * (plus, after a completed add, the target). Thread-safe.
@@ -110,7 +109,7 @@ public final class MoveClient implements AutoCloseable {
 
   /** Transfers leadership to {@code nodeId} and waits until the nodes report it. */
   public void transferLeader(long rangeId, String nodeId) {
-    onLeader(rangeId, true, (loc, stub) -> {
+    onLeader(rangeId, (loc, stub) -> {
       if (!loc.leaderNodeId().equals(nodeId)) {
         stub.transferLeader(TransferLeaderRequest.newBuilder().setHeader(header(loc.range())).setNodeId(nodeId).build());
       }
@@ -157,11 +156,6 @@ public final class MoveClient implements AutoCloseable {
   }
 
   private <T> T onLeader(long rangeId, BiFunction<Located, NodeAdminServiceGrpc.NodeAdminServiceBlockingStub, T> op) {
-    return onLeader(rangeId, false, op);
-  }
-
-  private <T> T onLeader(long rangeId, boolean retryUnavailable,
-      BiFunction<Located, NodeAdminServiceGrpc.NodeAdminServiceBlockingStub, T> op) {
     long end = System.nanoTime() + deadline.toNanos();
     StatusRuntimeException last = null;
     int attempt = 0;
@@ -177,7 +171,7 @@ public final class MoveClient implements AutoCloseable {
         last = e;
         Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
         boolean relocate = typed.isEmpty() || typed.get().hasNotLeader() || typed.get().hasRangeMoved()
-            || typed.get().hasRangeNotFound() || (retryUnavailable && typed.get().hasUnavailable());
+            || typed.get().hasRangeNotFound();
         if (!relocate) {
           throw e;
         }
