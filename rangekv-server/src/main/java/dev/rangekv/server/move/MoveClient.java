@@ -131,7 +131,10 @@ public final class MoveClient implements AutoCloseable {
         .map(ReplicaProto::getNodeId).findFirst()
         .orElseThrow(() -> new IllegalStateException("added replica missing from " + added));
     if (locate(rangeId).map(l -> l.leaderNodeId().equals(fromNodeId)).orElse(false)) {
-      transferLeader(rangeId, toNode);
+      // an older replica is caught up; the one just added may still trail, and Ratis gives a transfer 10 s
+      String heir = added.getReplicasList().stream().map(ReplicaProto::getNodeId)
+          .filter(id -> !id.equals(fromNodeId) && !id.equals(toNode)).findFirst().orElse(toNode);
+      transferLeader(rangeId, heir);
     }
     return removeReplica(rangeId, fromNodeId);
   }
