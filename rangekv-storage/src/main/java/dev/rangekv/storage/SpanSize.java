@@ -1,8 +1,9 @@
 package dev.rangekv.storage;
 
 /**
- * Approximate size of a span: bytes on disk plus in memtables, and an estimated key count. Estimates,
- * not exact figures: good for split and merge decisions, not for accounting.
+ * Approximate logical size of a span: raw key and value bytes (uncompressed, in files and memtables),
+ * and an estimated key count. Estimates, not exact figures: good for split and merge decisions, not
+ * for accounting.
  */
 public record SpanSize(long approximateBytes, long approximateKeys) {
   public SpanSize {

@@ -5,6 +5,7 @@ import dev.rangekv.core.key.RangeEnd;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
@@ -19,8 +20,8 @@ import org.rocksdb.SstFileMetaData;
 /**
  * Approximate span sizes and split keys from RocksDB's size estimates, without scanning spans.
  *
- * <p>Sizes: {@code GetApproximateSizes} over files and memtables (block-granular index lookups) for
- * bytes; keys are the memtables' estimated count plus the file bytes times the entries-per-byte of the
+ * <p>Sizes are logical: memtable bytes plus {@code GetApproximateSizes}' file bytes (block-granular
+ * index lookups) scaled from compressed to raw by the column family's table properties; keys are the memtables' estimated count plus the file bytes times the entries-per-byte of the
  * SST files overlapping the span (from their table properties).
  *
  * <p>Split key: bisection between the span's first and last key, reading keys as numbers (the bytes
@@ -58,7 +59,26 @@ final class SpanSizer {
       RocksDB.CountAndSize mem = rocks.db.getApproximateMemTableStats(rocks.data, r);
       long fileBytes = Math.max(0, total - mem.size);
       long fileKeys = fileBytes == 0 ? 0 : estimateFileKeys(lo.toByteArray(), end.get(), fileBytes);
-      return new SpanSize(Math.max(0, total), Math.max(0, mem.count) + fileKeys);
+      long logicalFileBytes = fileBytes == 0 ? 0 : Math.round(fileBytes * rawBytesPerFileByte());
+      return new SpanSize(Math.max(0, mem.size) + logicalFileBytes, Math.max(0, mem.count) + fileKeys);
+    }
+  }
+
+  /**
+   * Raw (uncompressed key and value) bytes per data-block byte over the data column family's SST files,
+   * from their aggregated table properties: file estimates count compressed bytes, memtable estimates raw
+   * ones, and a range's size must not shrink when its memtable is flushed. One ratio for the whole column
+   * family, so a span much more (or less) compressible than the rest is over- (or under-) estimated.
+   */
+  private double rawBytesPerFileByte() {
+    try {
+      Map<String, String> p = rocks.db.getMapProperty(rocks.data, "rocksdb.aggregated-table-properties");
+      double data = Double.parseDouble(p.getOrDefault("data_size", "0"));
+      double raw = Double.parseDouble(p.getOrDefault("raw_key_size", "0"))
+          + Double.parseDouble(p.getOrDefault("raw_value_size", "0"));
+      return data <= 0 || raw <= 0 ? 1.0 : raw / data;
+    } catch (RocksDBException | NumberFormatException e) {
+      throw new StoreException("reading table properties failed", e);
     }
   }
 
