@@ -27,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shared set-up of the controller integration tests: in-JVM clusters whose meta leader runs the
- * controller with small thresholds (1 MiB ranges, 1 s ticks). Each test is its own class so that
- * Surefire runs it in a fresh JVM (see the module's pom): a second controller cluster in one JVM saw
- * range sizes collapse and merged everything back (not understood yet; see the closing note of issue 6).
+ * controller with small thresholds (1 MiB ranges, 1 s ticks). Each test is its own class, run by
+ * Surefire in a fresh JVM (see the module's pom). The writers' values repeat one byte, so they
+ * compress ~20x on disk: range sizes must be logical bytes (a flushed range once looked tiny and
+ * everything merged back).
  */
 final class ControllerClusters {
   private ControllerClusters() {}
@@ -61,6 +62,38 @@ final class ControllerClusters {
    * output for consecutive seeds is nearly sequential, which made these keys monotonic). */
   static Key uniformKey(long n) {
     return Key.utf8(String.format("user%016x", new java.util.SplittableRandom(n).nextLong()));
+  }
+
+  static int metaLeader(LocalCluster cluster) {
+    for (int i = 0; i < cluster.size(); i++) {
+      if (cluster.isRunning(i) && cluster.node(i).metaNode().group().map(g -> g.isLeader()).orElse(false)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no meta leader");
+  }
+
+  /** "id@generation" of every range as its leader holds it. */
+  static Set<String> leaderDescriptors(LocalCluster cluster) {
+    Set<String> out = new java.util.HashSet<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
+      }
+      io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(cluster.config(i).clientAddress())
+          .usePlaintext().build();
+      try {
+        for (var r : dev.rangekv.proto.NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+            .listRanges(dev.rangekv.proto.ListRangesRequest.getDefaultInstance()).getReplicasList()) {
+          if (r.getLeader()) {
+            out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration());
+          }
+        }
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+    return out;
   }
 
   static Set<String> replicaIds(RangeStatsProto r) {

@@ -127,7 +127,12 @@ public final class ReplicaChanges {
     return recordReplicas(request.getHeader(), ctx);
   }
 
-  /** Puts the configuration back without the target (if it got in) and drops its half-made replica. */
+  /**
+   * Puts the configuration back without the target (if it got in) and drops its half-made replica. When
+   * the configuration cannot be restored (this node lost the leadership, say) the target may be a voter
+   * now, so its replica is kept: dropping a voter would cost the range a member, and with one other
+   * replica down its quorum. Repair trims a surplus replica later.
+   */
   private void abortAdd(LeaderContext ctx, RaftReplica target) {
     try {
       if (ctx.division().getRaftConf().getAllPeers().stream().anyMatch(p -> p.getId().toString().equals(target.getNodeId()))) {
@@ -135,8 +140,9 @@ public final class ReplicaChanges {
         setConfiguration(ctx, without, Duration.ofSeconds(30));
       }
     } catch (RuntimeException e) {
-      log.warn("abort could not restore configuration rangeId={} node={} error={}", ctx.rangeId(), target.getNodeId(),
-          e.toString());
+      log.warn("abort could not restore configuration, keeping the new replica rangeId={} node={} error={}",
+          ctx.rangeId(), target.getNodeId(), e.toString());
+      return;
     }
     dropOn(target.getNodeId(), ctx.rangeId(), false, List.of());
   }
