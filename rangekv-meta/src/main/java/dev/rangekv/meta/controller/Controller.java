@@ -61,6 +61,7 @@ public final class Controller {
   private final InFlight inFlight = new InFlight();
   private final EventLog events;
   private final StepRunner steps;
+  private final RangeActions actions;
   private final AdminOperations admin;
   private final SplitHistory history = new SplitHistory();
   private final Set<String> knownDead = new HashSet<>();
@@ -83,6 +84,7 @@ public final class Controller {
     this.config = config;
     this.clock = clock;
     this.events = new EventLog(meta, clock);
+    this.actions = actions;
     this.steps = new StepRunner(meta, events, stepExecutor, clock);
     this.admin = new AdminOperations(meta, actions, config, stats, inFlight, steps, events, clock);
   }
@@ -207,6 +209,16 @@ public final class Controller {
         startTransfer(t);
       }
     }
+    placeMetaVoters(live);
+  }
+
+  /** Grows the meta range onto joined nodes, or replaces a voter on a dead node (one change at a time). */
+  private void placeMetaVoters(Set<String> live) {
+    List<NodeRecord> nodes = meta.view().nodes();
+    List<NodeRecord> liveNodes = nodes.stream().filter(n -> live.contains(n.getNodeId())).toList();
+    MetaVoterStep.due(meta, liveNodes).ifPresent(change ->
+        lease(List.of(MetaVoterStep.META_LEASE_ID), "meta-voters").ifPresent(lease ->
+            release(lease, MetaVoterStep.run(steps, lease, meta, actions, nodes, change))));
   }
 
   private void startMove(Move m, String kind, Set<String> live, Set<Long> touched) {

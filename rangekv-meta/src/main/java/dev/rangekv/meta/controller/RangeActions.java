@@ -2,7 +2,9 @@ package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.proto.AdminSplitResponse;
+import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -29,4 +31,10 @@ public interface RangeActions {
 
   /** Merges {@code leftRangeId} with its right neighbour {@code rightRangeId} (same replica set). */
   RangeDescriptorProto merge(long leftRangeId, long rightRangeId);
+
+  /**
+   * Starts an empty meta replica on {@code node}, which joins the meta range when the leader changes its
+   * voters to {@code voters} (recorded on the node for its restarts).
+   */
+  void prepareMetaReplica(NodeRecord node, List<NodeRecord> voters);
 }

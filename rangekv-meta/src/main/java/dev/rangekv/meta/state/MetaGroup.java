@@ -1,6 +1,8 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -20,4 +22,13 @@ public interface MetaGroup {
    * here; fails with {@code NotMetaLeaderException} elsewhere, or with the Raft error.
    */
   CompletableFuture<MetaView> propose(MetaCommand command);
+
+  /** The node ids of the meta range's voters, as this replica's current configuration has them. */
+  List<String> voterIds();
+
+  /**
+   * On the leader: makes {@code voters} (with their Raft addresses) the meta range's voters; completes
+   * when the new configuration is committed. Added voters must host an empty meta replica already.
+   */
+  CompletableFuture<Void> changeVoters(List<NodeRecord> voters);
 }

@@ -1,8 +1,10 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -12,7 +14,9 @@ import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -33,6 +37,8 @@ public final class RaftMetaGroup implements MetaGroup {
   private final RaftServer server;
   private final MetaStateMachine stateMachine;
   private final Duration timeout;
+  /** A configuration change waits for new voters to catch up, which may take a snapshot transfer. */
+  private static final Duration CONFIGURATION_TIMEOUT = Duration.ofMinutes(2);
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
 
@@ -65,6 +71,42 @@ public final class RaftMetaGroup implements MetaGroup {
   @Override
   public Optional<String> leaderNodeId() {
     return info().map(DivisionInfo::getLeaderId).map(RaftPeerId::toString);
+  }
+
+  @Override
+  public List<String> voterIds() {
+    try {
+      return server.getDivision(MetaGroups.GROUP_ID).getRaftConf().getCurrentPeers().stream()
+          .map(p -> p.getId().toString()).sorted().toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVoters(List<NodeRecord> voters) {
+    if (!isLeader()) {
+      return CompletableFuture.failedFuture(new NotMetaLeaderException(leaderNodeId(), "not the meta leader"));
+    }
+    try {
+      List<RaftPeer> current = List.copyOf(server.getDivision(MetaGroups.GROUP_ID).getRaftConf().getCurrentPeers());
+      List<RaftPeer> next = voters.stream().map(n -> MetaGroups.peer(n.getNodeId(), n.getRaftAddress())).toList();
+      SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
+          .setServersInNewConf(next)
+          .setServersInCurrentConf(current)
+          .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+          .build();
+      return server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(), MetaGroups.GROUP_ID,
+              callIds.incrementAndGet(), args))
+          .orTimeout(CONFIGURATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+          .thenAccept(reply -> {
+            if (!reply.isSuccess()) {
+              throw new CompletionException(reply.getException());
+            }
+          });
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   private Optional<DivisionInfo> info() {

@@ -320,4 +320,11 @@ final class FakeCluster implements RangeActions {
   static RangeDescriptorProto proto(FakeRange r) {
     return ProtoValues.descriptor(r.descriptor(), n -> "addr-" + n);
   }
+
+  @Override
+  public synchronized void prepareMetaReplica(NodeRecord node, List<NodeRecord> voters) {
+    calls.add("meta-replica " + node.getNodeId() + " voters " + voters.stream().map(NodeRecord::getNodeId).toList());
+    fail("meta-replica");
+    check(!dead.contains(node.getNodeId()), "meta replica on a dead node " + node.getNodeId());
+  }
 }

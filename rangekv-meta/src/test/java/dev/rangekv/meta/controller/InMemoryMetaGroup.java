@@ -28,6 +28,7 @@ final class InMemoryMetaGroup implements MetaGroup {
   private volatile boolean leader = true;
   private volatile String leaderNodeId = "n1";
   private final List<MetaCommand> proposed = new ArrayList<>();
+  private volatile List<String> voters = List.of("n1", "n2", "n3");
 
   record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<EventProto> events)
       implements MetaView {
@@ -69,6 +70,25 @@ final class InMemoryMetaGroup implements MetaGroup {
   void setLeader(boolean leader, String leaderNodeId) {
     this.leader = leader;
     this.leaderNodeId = leaderNodeId;
+  }
+
+  @Override
+  public List<String> voterIds() {
+    return voters;
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVoters(List<NodeRecord> next) {
+    if (!leader) {
+      return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
+    }
+    voters = next.stream().map(NodeRecord::getNodeId).sorted().toList();
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Sets the voters directly (a cluster bootstrapped on one node has one). */
+  void setVoters(List<String> ids) {
+    voters = List.copyOf(ids);
   }
 
   synchronized List<MetaCommand> proposed() {

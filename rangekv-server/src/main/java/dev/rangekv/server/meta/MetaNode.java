@@ -49,6 +49,7 @@ public final class MetaNode implements AutoCloseable {
   private final String nodeId;
   private final ControllerConfig config;
   private final long moveBytesPerSecond;
+  private final NodeChannels channels;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService steps;
@@ -66,6 +67,7 @@ public final class MetaNode implements AutoCloseable {
     this.nodeId = nodeId;
     this.moveBytesPerSecond = moveBytesPerSecond;
     this.config = config;
+    this.channels = channels;
     this.locator = new MetaLocator(channels, seeds);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
     this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
@@ -122,7 +124,8 @@ public final class MetaNode implements AutoCloseable {
       return;
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
-    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond);
+    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond,
+        channels);
     Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);

@@ -6,7 +6,10 @@ import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
+import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.rpc.NodeChannels;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,16 +23,20 @@ import java.util.function.Supplier;
 public final class ServerRangeActions implements RangeActions, AutoCloseable {
   private final Supplier<List<NodeRecord>> liveNodes;
   private final MoveClient admin;
+  private final NodeChannels channels;
   private final long bytesPerSecond;
 
   /**
    * @param liveNodes the nodes to look ranges up on and move them to (the meta range's live records)
    * @param deadline how long one step may take to find a leader that answers
    * @param bytesPerSecond span snapshot bandwidth limit of a move (0 = unlimited)
+   * @param channels this node's channels to other nodes (shared, not closed here)
    */
-  public ServerRangeActions(Supplier<List<NodeRecord>> liveNodes, Duration deadline, long bytesPerSecond) {
+  public ServerRangeActions(Supplier<List<NodeRecord>> liveNodes, Duration deadline, long bytesPerSecond,
+      NodeChannels channels) {
     this.liveNodes = liveNodes;
     this.admin = new MoveClient(() -> liveNodes.get().stream().map(NodeRecord::getAddress).toList(), deadline);
+    this.channels = channels;
     this.bytesPerSecond = bytesPerSecond;
   }
 
@@ -62,6 +69,16 @@ public final class ServerRangeActions implements RangeActions, AutoCloseable {
   @Override
   public RangeDescriptorProto merge(long leftRangeId, long rightRangeId) {
     return admin.merge(leftRangeId, rightRangeId);
+  }
+
+  @Override
+  public void prepareMetaReplica(NodeRecord node, List<NodeRecord> voters) {
+    PrepareMetaReplicaRequest.Builder request = PrepareMetaReplicaRequest.newBuilder();
+    for (NodeRecord v : voters) {
+      request.addVoters(RaftReplica.newBuilder().setNodeId(v.getNodeId()).setRaftAddress(v.getRaftAddress())
+          .setClientAddress(v.getAddress()));
+    }
+    channels.replicaService(node.getAddress(), Duration.ofSeconds(30)).prepareMetaReplica(request.build());
   }
 
   private String addressOf(String nodeId) {

@@ -148,7 +148,7 @@ public final class RangeKvNode implements AutoCloseable {
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
         .addService(new KvServiceImpl(gateway, limits, load))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
-        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor))
+        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .maxInboundMessageSize(8 << 20)
         .build()
@@ -271,6 +271,17 @@ public final class RangeKvNode implements AutoCloseable {
     List<RaftPeer> raftPeers = peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList();
     MetaPeersFile.write(config.dataDir(), raftPeers);
     requireMeta().createGroup(raftPeers);
+  }
+
+  /**
+   * Starts an empty meta replica here for the meta leader to add as a voter (the controller grows the
+   * meta range onto joined nodes); {@code voters} are recorded first so a restart reopens it with them.
+   */
+  private void prepareMetaReplica(List<RaftReplica> voters) throws IOException {
+    MetaNode m = requireMeta();
+    MetaPeersFile.write(config.dataDir(),
+        voters.stream().map(v -> MetaGroups.peer(v.getNodeId(), v.getRaftAddress())).toList());
+    m.createGroup(List.of());
   }
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */

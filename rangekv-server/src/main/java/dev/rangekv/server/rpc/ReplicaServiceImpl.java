@@ -7,8 +7,11 @@ import dev.rangekv.proto.replica.FetchSpanRequest;
 import dev.rangekv.proto.replica.FreezeCommand;
 import dev.rangekv.proto.replica.FreezeRangeRequest;
 import dev.rangekv.proto.replica.FreezeRangeResponse;
+import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
+import dev.rangekv.proto.replica.PrepareMetaReplicaResponse;
 import dev.rangekv.proto.replica.PrepareReplicaRequest;
 import dev.rangekv.proto.replica.PrepareReplicaResponse;
+import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.SpanChunk;
@@ -17,11 +20,13 @@ import dev.rangekv.server.move.SpanSource;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * The node-to-node replica service: prepare an empty group for a replica being added, drop a replica,
+ * The node-to-node replica service: prepare an empty group for a replica being added (of a range or of
+ * the meta range), drop a replica,
  * propose a merge freeze on this node (as the range's leader), and stream a span snapshot. Blocking
  * work runs on {@code executor}, never on gRPC's threads.
  */
@@ -30,12 +35,21 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
   private final SpanSource source;
   private final RaftGateway gateway;
   private final Executor executor;
+  private final MetaReplicas metaReplicas;
 
-  public ReplicaServiceImpl(LocalReplicas local, SpanSource source, RaftGateway gateway, Executor executor) {
+  /** This node's side of growing the meta range. */
+  public interface MetaReplicas {
+    /** Starts an empty meta replica here, recording {@code voters} for restarts. */
+    void prepare(List<RaftReplica> voters) throws IOException;
+  }
+
+  public ReplicaServiceImpl(LocalReplicas local, SpanSource source, RaftGateway gateway, Executor executor,
+      MetaReplicas metaReplicas) {
     this.local = local;
     this.source = source;
     this.gateway = gateway;
     this.executor = executor;
+    this.metaReplicas = metaReplicas;
   }
 
   @Override
@@ -47,6 +61,18 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
         throw failure("prepare failed: " + e);
       }
       return PrepareReplicaResponse.newBuilder().setSelf(local.self()).build();
+    }, executor));
+  }
+
+  @Override
+  public void prepareMetaReplica(PrepareMetaReplicaRequest request, StreamObserver<PrepareMetaReplicaResponse> out) {
+    KvServiceImpl.complete(out, CompletableFuture.supplyAsync(() -> {
+      try {
+        metaReplicas.prepare(request.getVotersList());
+      } catch (IOException | IllegalStateException e) {
+        throw failure("preparing the meta replica failed: " + e.getMessage());
+      }
+      return PrepareMetaReplicaResponse.newBuilder().setSelf(local.self()).build();
     }, executor));
   }
 
