@@ -31,6 +31,7 @@ public final class NodesCommand extends ClusterCommand {
       }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("metaLeader", r.getMetaLeaderNodeId());
+      m.put("metaVoters", r.getMetaVoterNodeIdsList());
       m.put("nodes", list);
       printJson(m);
       return;
@@ -39,7 +40,8 @@ public final class NodesCommand extends ClusterCommand {
     Table t = new Table("NODE", "ADDRESS", "ZONE", "STATE", "REPLICAS", "LEADERS", "SIZE", "QPS", "HEARTBEAT");
     for (NodeRecord n : r.getNodesList()) {
       String state = (live.contains(n.getNodeId()) ? "live" : "dead")
-          + (n.getNodeId().equals(r.getMetaLeaderNodeId()) ? ",meta-leader" : "");
+          + (n.getNodeId().equals(r.getMetaLeaderNodeId()) ? ",meta-leader"
+              : r.getMetaVoterNodeIdsList().contains(n.getNodeId()) ? ",meta" : "");
       String beat = n.getLastHeartbeatMillis() == 0 ? "never"
           : Math.max(0, (now - n.getLastHeartbeatMillis()) / 1000) + "s ago";
       t.row(n.getNodeId(), n.getAddress(), n.getZone().isEmpty() ? "-" : n.getZone(), state, n.getReplicaCount(),
@@ -47,6 +49,7 @@ public final class NodesCommand extends ClusterCommand {
     }
     t.print(out());
     out().println("-- " + r.getNodesCount() + " nodes, " + live.size() + " live, meta leader "
-        + (r.getMetaLeaderNodeId().isEmpty() ? "unknown" : r.getMetaLeaderNodeId()));
+        + (r.getMetaLeaderNodeId().isEmpty() ? "unknown" : r.getMetaLeaderNodeId())
+        + (r.getMetaVoterNodeIdsCount() == 0 ? "" : ", meta voters " + String.join(",", r.getMetaVoterNodeIdsList())));
   }
 }

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three {@code rangekv start} processes on free loopback ports form a cluster; the cluster commands
- * work against it; a fourth node joins and the controller moves replicas to it; killing one process
- * leaves reads served; the killed node restarts on its data directory. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}
+ * work against it; a fourth node joins and the controller moves replicas to it; killing the first
+ * process (the one that bootstrapped the cluster) leaves reads served and the meta range answering; the
+ * killed node restarts on its data directory. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}
  * (issue 6).
  */
 @Timeout(300)
@@ -53,6 +54,8 @@ class ClusterProcessesTest {
       }
       String cluster = String.join(",", clientAddresses);
       awaitCli(r -> r.out().contains("3 nodes, 3 live"), "3 live nodes", "nodes", "--cluster", cluster);
+      awaitCli(r -> r.out().contains("meta voters n1,n2,n3"), "the meta range grows onto n2 and n3", "nodes",
+          "--cluster", cluster);
       awaitCli(r -> r.exit() == 0 && allRanges(r.out(), reps -> reps.size() == 3), "every range on 3 nodes",
           "ranges", "--json", "--cluster", cluster);
 
@@ -100,20 +103,23 @@ class ClusterProcessesTest {
       assertThat(move.out()).contains(expected);
       assertThat(ok(CliRun.of("events", "--limit", "0", "--cluster", all)).out()).contains(" move ");
 
-      // kill one process: reads are still served by the others
-      processes.get(1).close();
-      String rest = String.join(",", clientAddresses.get(0), clientAddresses.get(2), clientAddresses.get(3));
+      // kill the first process (it bootstrapped the cluster and its meta range): reads are still served by
+      // the others, and the meta range, grown onto n2 and n3, still answers and sees n1 die
+      processes.get(0).close();
+      String rest = String.join(",", clientAddresses.get(1), clientAddresses.get(2), clientAddresses.get(3));
       for (int i = 0; i < 10; i++) {
         assertThat(ok(CliRun.of("get", "k" + i, "--cluster", rest, "--timeout", "30s")).out()).isEqualTo("v" + i + "\n");
       }
       assertThat(ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", rest, "--timeout", "30s")).out())
           .endsWith("-- 10 entries; end of scan\n");
+      awaitCli(r -> r.out().contains("4 nodes, 3 live"), "the meta range outlives n1 and marks it dead", "nodes",
+          "--cluster", rest);
 
       // the killed node restarts on its data directory and is live again
-      CliProcess again = CliProcess.start(dir.resolve("n2-restart.log"), nodeArgs.get(1));
+      CliProcess again = CliProcess.start(dir.resolve("n1-restart.log"), nodeArgs.get(0));
       processes.add(again);
-      again.awaitOutput(o -> o.contains("node n2 resumed from its data directory"), STEP, "n2 resumes");
-      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "n2 live again", "nodes", "--cluster", all);
+      again.awaitOutput(o -> o.contains("node n1 resumed from its data directory"), STEP, "n1 resumes");
+      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "n1 live again", "nodes", "--cluster", all);
     } finally {
       for (CliProcess p : processes) {
         p.close();

@@ -149,7 +149,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     }
     long now = clock.getAsLong();
     long dead = controller.config().deadNodeTimeoutMillis();
-    ListNodesResponse.Builder b = ListNodesResponse.newBuilder().setMetaLeaderNodeId(meta.leaderNodeId().orElse(""));
+    ListNodesResponse.Builder b = ListNodesResponse.newBuilder().setMetaLeaderNodeId(meta.leaderNodeId().orElse(""))
+        .addAllMetaVoterNodeIds(meta.voterIds());
     for (NodeRecord n : meta.view().nodes()) {
       b.addNodes(n);
       if (now - n.getLastHeartbeatMillis() <= dead) {
