@@ -86,9 +86,11 @@ public final class SpanSource {
         export = store.exportSpan(snapshot, point.state().descriptor().start(), point.state().descriptor().end(), dir,
             options.sstFileBytes());
       }
+      long appliedTerm = point.state().appliedTerm() != 0 ? point.state().appliedTerm()
+          : replica.get().logTermAt(point.state().appliedIndex()).orElse(0);
       SpanHeader.Builder header = SpanHeader.newBuilder()
           .setRange(directory.toProto(point.state().descriptor()))
-          .setAppliedTerm(point.state().appliedTerm())
+          .setAppliedTerm(appliedTerm)
           .setAppliedIndex(point.state().appliedIndex())
           .setFileCount(export.files().size())
           .setTotalBytes(export.bytes());

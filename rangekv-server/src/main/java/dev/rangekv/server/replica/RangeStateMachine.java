@@ -109,6 +109,25 @@ public final class RangeStateMachine extends BaseStateMachine {
     known.complete(state.descriptor());
   }
 
+  /**
+   * The term of entry {@code index} in this replica's Raft log, while the log holds it. A range that has
+   * applied nothing stores (term 0, index 0), but entry 0 of its log (the first leader's configuration)
+   * has a real term, and a span snapshot must carry that one: a new replica installed at (0, 0) never
+   * matches the leader's log and cannot join.
+   */
+  public java.util.OptionalLong logTermAt(long index) {
+    RaftServer server = getServer().getNow(null);
+    if (server == null) {
+      return java.util.OptionalLong.empty();
+    }
+    try {
+      TermIndex ti = server.getDivision(getGroupId()).getRaftLog().getTermIndex(index);
+      return ti == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ti.getTerm());
+    } catch (IOException e) {
+      return java.util.OptionalLong.empty(); // the group is closing: the fetch fails on and Ratis asks again
+    }
+  }
+
   /** True while a merge has frozen this range (it refuses everything but the unfreeze). */
   public boolean isFrozen() {
     return frozenFor != 0;
