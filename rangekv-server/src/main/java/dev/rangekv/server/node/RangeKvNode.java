@@ -4,13 +4,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroups;
-import dev.rangekv.proto.BatchRequest;
-import dev.rangekv.proto.Mutation;
 import dev.rangekv.proto.NodeRecord;
-import dev.rangekv.proto.RangeHeader;
-import dev.rangekv.proto.WriteId;
-import dev.rangekv.proto.replica.CommandResult;
-import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.meta.MetaNode;
 import dev.rangekv.server.meta.MetaRedirect;
@@ -219,48 +213,6 @@ public final class RangeKvNode implements AutoCloseable {
     bootstrap(root, List.of(replica()));
     hostMeta(List.of(this));
     m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
-    firstWrite(root, timeout);
-  }
-
-  /**
-   * Applies one write (a delete of a key that cannot exist yet) to the new cluster's first range. A
-   * range whose state machine has applied nothing is snapshotted at index 0 with term 0, which does not
-   * match its leader's log, so a replica added to it (the first node joining) never catches up and the
-   * single-voter leader loses its majority mid-change (Ratis 3.3.0). After one applied write the span
-   * snapshot carries a real term and index.
-   */
-  private void firstWrite(RangeDescriptor root, Duration timeout) throws IOException {
-    byte[] clientId = new byte[16];
-    new java.security.SecureRandom().nextBytes(clientId);
-    RangeHeader header = RangeHeader.newBuilder().setRangeId(root.rangeId()).setGeneration(root.generation()).build();
-    RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
-        .setWriteId(WriteId.newBuilder().setClientId(com.google.protobuf.ByteString.copyFrom(clientId)).setRequestId(1))
-        .setBatch(BatchRequest.newBuilder().setHeader(header)
-            .addMutations(Mutation.newBuilder().setDelete(com.google.protobuf.ByteString.copyFrom(new byte[] {0}))))
-        .build();
-    long end = System.nanoTime() + timeout.toNanos();
-    Exception last = null;
-    while (System.nanoTime() < end) {
-      try {
-        CommandResult r = gateway.write(cmd).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (!r.hasError()) {
-          return;
-        }
-        last = new IOException("first write refused: " + r.getError().getMessage());
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        last = e; // no leader elected yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted during the first write", e);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted during the first write", e);
-      }
-    }
-    throw new IOException("the first range took no write within " + timeout, last);
   }
 
   /**
