@@ -11,9 +11,11 @@ import java.util.Set;
 
 /**
  * Where the meta range's voters should be: on {@code target} (normally 3) live nodes, spread over
- * zones. Growth keeps the voter count odd (two voters tolerate no more failures than one, and fail
- * twice as often), so a lone bootstrap voter waits for two live candidates and takes both in one
- * configuration change. At the target, one voter on a dead node is replaced by a live node per change;
+ * zones. One node is added per configuration change (Ratis refuses a change that adds a majority of the
+ * current voters), and growth only starts when it can end at an odd count (two voters tolerate no more
+ * failures than one, and fail twice as often): a lone bootstrap voter waits for two live candidates,
+ * then passes through two voters for one controller tick. At the target, one voter on a dead node is
+ * replaced by a live node per change;
  * that needs a live majority of the current voters (without one no configuration change can commit).
  * Added nodes are preferably in zones the voters do not cover yet, then by smallest id, so the plan is
  * deterministic.
@@ -22,10 +24,9 @@ public final class MetaVoterPolicy {
   private MetaVoterPolicy() {}
 
   /** The next voter set and why, or empty when the voters are where they should be. */
-  public record Change(List<String> voters, List<String> added, Optional<String> removed, Explanation why) {
+  public record Change(List<String> voters, String added, Optional<String> removed, Explanation why) {
     public Change {
       voters = List.copyOf(voters);
-      added = List.copyOf(added);
     }
   }
 
@@ -51,40 +52,29 @@ public final class MetaVoterPolicy {
     int wanted = Math.min(target, voters.size() + candidates.size());
     wanted -= wanted % 2 == 0 ? 1 : 0;
     if (wanted > voters.size()) {
-      List<String> added = pick(candidates, live, covered, wanted - voters.size());
+      String added = pick(candidates, live, covered);
       List<String> next = new ArrayList<>(voters);
-      next.addAll(added);
+      next.add(added);
       return Optional.of(new Change(next, added, Optional.empty(), Explanation.of("meta range below its voter target")
           .with("voters", voters.size()).with("liveCandidates", candidates.size()).with("target", target).build()));
     }
     if (!dead.isEmpty() && liveVoters.size() * 2 > voters.size()) {
       String remove = dead.get(0);
-      List<String> added = pick(candidates, live, covered, 1);
+      String added = pick(candidates, live, covered);
       List<String> next = new ArrayList<>(voters);
-      next.set(next.indexOf(remove), added.get(0));
+      next.set(next.indexOf(remove), added);
       return Optional.of(new Change(next, added, Optional.of(remove), Explanation.of("meta voter on a dead node")
           .with("voters", voters.size()).with("liveVoters", liveVoters.size()).with("target", target).build()));
     }
     return Optional.empty();
   }
 
-  /** {@code n} candidates, each preferring a zone not covered yet (no zone counts as uncovered). */
-  private static List<String> pick(List<String> candidates, Map<String, String> zones, Set<String> covered, int n) {
-    List<String> left = new ArrayList<>(candidates);
-    Set<String> zonesTaken = new HashSet<>(covered);
-    zonesTaken.remove("");
-    List<String> out = new ArrayList<>();
-    while (out.size() < n) {
-      String best = left.stream()
-          .min(Comparator.<String, Boolean>comparing(c -> zonesTaken.contains(zones.get(c)))
-              .thenComparing(Comparator.naturalOrder()))
-          .orElseThrow();
-      left.remove(best);
-      out.add(best);
-      if (!zones.get(best).isEmpty()) {
-        zonesTaken.add(zones.get(best));
-      }
-    }
-    return out;
+  /** The candidate in a zone not covered yet (no zone counts as uncovered), then the smallest id. */
+  private static String pick(List<String> candidates, Map<String, String> zones, Set<String> covered) {
+    Set<String> taken = new HashSet<>(covered);
+    taken.remove("");
+    return candidates.stream()
+        .min(Comparator.<String, Boolean>comparing(c -> taken.contains(zones.get(c))).thenComparing(Comparator.naturalOrder()))
+        .orElseThrow();
   }
 }

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 
 /**
  * Grows the meta range onto joined nodes and replaces voters on dead ones ({@link MetaVoterPolicy}):
- * starts an empty meta replica on each added node, then changes the group's voters through Raft (the new
+ * starts an empty meta replica on the added node, then changes the group's voters through Raft (the new
  * replica catches up from the leader's log or state). Logged as a {@code "meta-voters"} event; the
  * meta range is leased as range id {@value #META_LEASE_ID} so one change runs at a time.
  */
@@ -31,7 +31,7 @@ final class MetaVoterStep {
     return MetaVoterPolicy.next(meta.voterIds(), zones, TARGET_VOTERS);
   }
 
-  /** Runs {@code change} under {@code lease}: prepare the added nodes' replicas, then change the voters. */
+  /** Runs {@code change} under {@code lease}: prepare the added node's replica, then change the voters. */
   static CompletableFuture<List<String>> run(StepRunner steps, InFlight.Lease lease, MetaGroup meta,
       RangeActions actions, List<NodeRecord> nodes, MetaVoterPolicy.Change change) {
     Map<String, NodeRecord> byId = nodes.stream()
@@ -39,9 +39,7 @@ final class MetaVoterStep {
     List<String> before = meta.voterIds();
     return steps.run(lease, "meta-voters", List.of(), change.why(), () -> {
       List<NodeRecord> voters = change.voters().stream().map(id -> recordOf(byId, id)).toList();
-      for (String added : change.added()) {
-        actions.prepareMetaReplica(recordOf(byId, added), voters);
-      }
+      actions.prepareMetaReplica(recordOf(byId, change.added()), voters);
       meta.changeVoters(voters).join();
       return change.voters();
     }, voters -> new StepRunner.Done(List.of(), List.of(), "meta voters " + before + " -> " + voters, List.of()));
