@@ -139,7 +139,13 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     }
     hb.setNode(node.setLeaderCount(leaders).setBytes(bytes).setQps(qps));
     reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(now).setHeartbeat(hb).build()),
-        v -> HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).build());
+        v -> {
+          List<String> voters = meta.voterIds();
+          return HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).addAllMetaVoterNodeIds(voters)
+              .addAllMetaVoterAddresses(v.nodes().stream().filter(n -> voters.contains(n.getNodeId()))
+                  .map(NodeRecord::getAddress).toList())
+              .build();
+        });
   }
 
   @Override

@@ -1,11 +1,13 @@
 package dev.rangekv.server.meta;
 
 import dev.rangekv.proto.HeartbeatRequest;
+import dev.rangekv.proto.HeartbeatResponse;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,13 +22,17 @@ public final class HeartbeatLoop implements AutoCloseable {
   private final Supplier<HeartbeatRequest> heartbeats;
   private final MetaLocator meta;
   private final long intervalMillis;
+  private final Consumer<HeartbeatResponse> answers;
   private ScheduledFuture<?> task;
   private int failuresInARow;
 
-  public HeartbeatLoop(Supplier<HeartbeatRequest> heartbeats, MetaLocator meta, long intervalMillis) {
+  /** @param answers sees each answer of the meta leader (on the loop's thread) */
+  public HeartbeatLoop(Supplier<HeartbeatRequest> heartbeats, MetaLocator meta, long intervalMillis,
+      Consumer<HeartbeatResponse> answers) {
     this.heartbeats = heartbeats;
     this.meta = meta;
     this.intervalMillis = intervalMillis;
+    this.answers = answers;
   }
 
   /** Starts sending on {@code executor}, the first heartbeat at once. */
@@ -40,11 +46,13 @@ public final class HeartbeatLoop implements AutoCloseable {
   public boolean beatOnce() {
     try {
       HeartbeatRequest request = heartbeats.get();
-      meta.call(stub -> stub.heartbeat(request), Duration.ofMillis(Math.max(1_000, intervalMillis)));
+      HeartbeatResponse answer = meta.call(stub -> stub.heartbeat(request),
+          Duration.ofMillis(Math.max(1_000, intervalMillis)));
       if (failuresInARow > 0) {
         log.info("heartbeat delivered again after failures={}", failuresInARow);
       }
       failuresInARow = 0;
+      answers.accept(answer);
       return true;
     } catch (StatusRuntimeException | IllegalStateException e) {
       failuresInARow++;

@@ -9,6 +9,7 @@ import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.MetaStateMachine;
 import dev.rangekv.meta.state.RaftMetaGroup;
 import dev.rangekv.proto.HeartbeatRequest;
+import dev.rangekv.proto.HeartbeatResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RegisterNodeRequest;
@@ -56,6 +57,9 @@ public final class MetaNode implements AutoCloseable {
   private final ServerServiceDefinition redirect;
   private volatile RaftServer server;
   private volatile Hosted hosted;
+  /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
+  private volatile List<String> learnedVoters = List.of();
+  private Runnable onLeftMeta = () -> {};
   private HeartbeatLoop heartbeats;
 
   /** The meta replica hosted here, with the controller and service running on it. */
@@ -68,7 +72,11 @@ public final class MetaNode implements AutoCloseable {
     this.moveBytesPerSecond = moveBytesPerSecond;
     this.config = config;
     this.channels = channels;
-    this.locator = new MetaLocator(channels, seeds);
+    this.locator = new MetaLocator(channels, () -> {
+      List<String> out = new java.util.ArrayList<>(seeds.get());
+      learnedVoters.stream().filter(a -> !out.contains(a)).forEach(out::add);
+      return out;
+    });
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
     this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
     this.redirect = MetaRedirect.service(() -> locator.leaderAddress().orElse(""));
@@ -97,12 +105,56 @@ public final class MetaNode implements AutoCloseable {
     });
   }
 
-  /** Starts heartbeats and, if a meta replica was reopened from disk, its controller. */
-  public void start(RaftServer raftServer, Supplier<HeartbeatRequest> heartbeat) {
+  /**
+   * Starts heartbeats and, if a meta replica was reopened from disk, its controller.
+   *
+   * @param onLeftMeta called after this node's meta replica was removed (it is no longer a voter)
+   */
+  public void start(RaftServer raftServer, Supplier<HeartbeatRequest> heartbeat, Runnable onLeftMeta) {
     this.server = raftServer;
+    this.onLeftMeta = onLeftMeta;
     host();
-    heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis());
+    heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis(), this::checkStillVoter);
     heartbeats.start(scheduler);
+  }
+
+  /**
+   * Remembers where the meta voters are. A node whose meta voter was replaced while it was down reopens a
+   * stale meta replica: once the meta
+   * leader's answer shows this node is no voter, while the replica's own configuration says it is one
+   * (a replica being added has no configuration of its own yet), the replica is removed.
+   */
+  private void checkStillVoter(HeartbeatResponse answer) {
+    if (answer.getMetaVoterAddressesCount() > 0) {
+      learnedVoters = List.copyOf(answer.getMetaVoterAddressesList());
+    }
+    Hosted h = hosted;
+    if (h == null || answer.getMetaVoterNodeIdsCount() == 0 || answer.getMetaVoterNodeIdsList().contains(nodeId)
+        || h.group().isLeader() || !h.group().voterIds().contains(nodeId)) {
+      return;
+    }
+    leave(h, answer.getMetaVoterNodeIdsList());
+  }
+
+  private synchronized void leave(Hosted h, List<String> voters) {
+    if (hosted != h) {
+      return;
+    }
+    hosted = null;
+    pending = null;
+    h.loop().close();
+    h.actions().close();
+    try {
+      RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(),
+          1, MetaGroups.GROUP_ID, true, false));
+      if (!reply.isSuccess()) {
+        log.warn("removing the stale meta replica failed nodeId={} error={}", nodeId, reply.getException().toString());
+      }
+    } catch (IOException e) {
+      log.warn("removing the stale meta replica failed nodeId={} error={}", nodeId, e.toString());
+    }
+    onLeftMeta.run();
+    log.info("meta replica removed: no longer a meta voter nodeId={} voters={}", nodeId, voters);
   }
 
   /** Creates the meta group here with {@code peers} (this node among them): the bootstrap of a cluster. */

@@ -31,6 +31,15 @@ final class MetaPeersFile {
     Files.move(tmp, dataDir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** Forgets the peers: this node's meta replica was removed. */
+  static void delete(Path dataDir) {
+    try {
+      Files.deleteIfExists(dataDir.resolve(NAME));
+    } catch (IOException e) {
+      throw new UncheckedIOException("deleting " + dataDir.resolve(NAME), e);
+    }
+  }
+
   static Optional<List<RaftPeer>> read(Path dataDir) {
     Path file = dataDir.resolve(NAME);
     if (!Files.exists(file)) {

@@ -41,6 +41,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,7 +91,7 @@ public final class RangeKvNode implements AutoCloseable {
     directory.onSpanDeleted(compactor::deleted);
     this.meta = config.meta().controller()
         .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
-            () -> withSelf(config.meta().seeds(), config.clientAddress())))
+            () -> reachable(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
         .orElse(null);
     StateMachine.Registry registry = groupId -> {
       if (MetaGroups.isMeta(groupId)) {
@@ -148,7 +149,7 @@ public final class RangeKvNode implements AutoCloseable {
         .build()
         .start();
     if (meta != null) {
-      meta.start(raftServer, this::heartbeat);
+      meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress());
@@ -170,9 +171,17 @@ public final class RangeKvNode implements AutoCloseable {
     return new RangeKvNode(config);
   }
 
-  /** Seeds plus this node itself: a node that bootstrapped a cluster alone is its own way to the meta range. */
-  private static List<String> withSelf(List<String> seeds, String self) {
-    return seeds.contains(self) ? seeds : java.util.stream.Stream.concat(seeds.stream(), java.util.stream.Stream.of(self)).toList();
+  /**
+   * Where this node looks for the meta range: its seeds, itself (a node that bootstrapped a cluster alone
+   * is its own way there), then every node its replica records name (a bootstrap node restarted with no
+   * seeds, whose meta voter was replaced meanwhile, finds the meta range through them).
+   */
+  private static List<String> reachable(List<String> seeds, String self, Collection<String> known) {
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(seeds);
+    out.add(self);
+    out.addAll(known);
+    out.remove("");
+    return List.copyOf(out);
   }
 
   private static long rangeIdOf(RaftGroupId groupId) {

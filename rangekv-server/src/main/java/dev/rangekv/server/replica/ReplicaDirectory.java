@@ -125,6 +125,11 @@ public final class ReplicaDirectory implements ReplicaHost {
     }
   }
 
+  /** The client addresses of every node this node has seen in replica records. */
+  public java.util.Collection<String> knownClientAddresses() {
+    return List.copyOf(clientAddresses.values());
+  }
+
   /** The client address of {@code nodeId}, or "" when this node has never seen it. */
   public String addressOf(String nodeId) {
     return clientAddresses.getOrDefault(nodeId, "");

@@ -14,84 +14,91 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A cluster bootstrapped on one node grows its meta range onto the next two that join; the meta range
- * then survives its first node's death (a new meta leader carries on) and a member's restart.
+ * A cluster bootstrapped on one node grows its meta range onto the next nodes that join; when the first
+ * node dies a new meta leader carries on and a live node replaces its voter; the first node, restarted,
+ * drops its stale meta replica and heartbeats to the new leader; a voter restarts into its replica.
  */
 class MetaGrowthIntegrationTest {
   @TempDir Path dir;
+  private final RangeKvNode[] nodes = new RangeKvNode[4];
+  private final List<NodeConfig> configs = new ArrayList<>();
 
   @Test
   @Timeout(300)
-  void theMetaRangeGrowsToThreeVotersAndOutlivesItsBootstrapNode() throws Exception {
+  void theMetaRangeGrowsToThreeVoters_replacesADeadOne_andTheDeadOneStepsAsideOnReturn() throws Exception {
     ControllerConfig controller = ControllerConfig.builder().tickMillis(500).deadNodeTimeoutMillis(5_000).build();
-    List<NodeConfig> configs = new ArrayList<>();
-    for (int i = 1; i <= 3; i++) {
+    for (int i = 1; i <= 4; i++) {
       configs.add(NodeConfig.loopback("n" + i, dir.resolve("n" + i)).withTuning(RaftTuning.forTests()));
     }
     List<String> seeds = List.of(configs.get(0).clientAddress());
     configs.set(0, configs.get(0).withMeta(MetaSettings.enabled(controller, List.of())));
-    for (int i = 1; i < 3; i++) {
+    for (int i = 1; i < 4; i++) {
       configs.set(i, configs.get(i).withMeta(MetaSettings.enabled(controller, seeds)));
     }
-    RangeKvNode n1 = RangeKvNode.start(configs.get(0));
-    RangeKvNode n2 = null;
-    RangeKvNode n3 = null;
     try {
-      n1.bootstrapCluster(Duration.ofSeconds(30));
-      assertThat(n1.metaNode().group().orElseThrow().voterIds()).containsExactly("n1");
-      n2 = RangeKvNode.start(configs.get(1));
-      n2.join(Duration.ofSeconds(30));
-      n3 = RangeKvNode.start(configs.get(2));
-      n3.join(Duration.ofSeconds(30));
-
-      RangeKvNode[] nodes = {n1, n2, n3};
-      Await.until(Duration.ofSeconds(90), "three meta voters, each hosting a replica that knows the 3 nodes", () -> {
-        for (RangeKvNode n : nodes) {
-          Optional<MetaGroup> g = n.metaNode().group();
-          if (g.isEmpty() || !g.get().voterIds().equals(List.of("n1", "n2", "n3")) || g.get().view().nodes().size() != 3) {
-            return false;
-          }
-        }
-        return true;
-      });
-      assertThat(n1.metaNode().group().orElseThrow().view().events(0, 0, 0))
-          .anySatisfy(e -> assertThat(e.getKind()).isEqualTo("meta-voters"));
-
-      n1.close();
-      RangeKvNode a = n2;
-      RangeKvNode b = n3;
-      Await.until(Duration.ofSeconds(60), "a new meta leader on n2 or n3",
-          () -> isLeader(a) || isLeader(b));
-      // The surviving meta range still takes writes: the new leader records n1's death.
-      Await.until(Duration.ofSeconds(60), "the new meta leader logs n1 as dead", () ->
-          (isLeader(a) ? a : b).metaNode().group().orElseThrow().view().events(0, 0, 0).stream()
-              .anyMatch(e -> e.getKind().equals("node-dead") && e.getDetail().contains("n1")));
-
-      // A member restarts and reopens its meta replica with its peers.
-      RangeKvNode follower = isLeader(a) ? b : a;
-      int index = follower == a ? 1 : 2;
-      follower.close();
-      RangeKvNode restarted = RangeKvNode.start(configs.get(index));
-      if (index == 1) {
-        n2 = restarted;
-      } else {
-        n3 = restarted;
+      nodes[0] = RangeKvNode.start(configs.get(0));
+      nodes[0].bootstrapCluster(Duration.ofSeconds(30));
+      assertThat(group(0).orElseThrow().voterIds()).containsExactly("n1");
+      for (int i = 1; i < 4; i++) {
+        nodes[i] = RangeKvNode.start(configs.get(i));
+        nodes[i].join(Duration.ofSeconds(30));
       }
-      Await.until(Duration.ofSeconds(60), "the restarted member hosts the meta replica and sees a leader",
-          () -> restarted.metaNode().group().flatMap(MetaGroup::leaderNodeId).isPresent()
-              && restarted.metaNode().group().get().view().nodes().size() == 3);
+      awaitVoters(List.of("n1", "n2", "n3"), "three meta voters, each hosting a replica that knows the 4 nodes");
+      assertThat(group(3)).as("n4 hosts no meta replica").isEmpty();
+
+      nodes[0].close();
+      awaitVoters(List.of("n2", "n3", "n4"), "n1's voter replaced by n4 under a new meta leader");
+      Await.until(Duration.ofSeconds(30), "the replacement's meta-voters event", () -> leaderGroup().view()
+          .events(0, 0, 0).stream().anyMatch(e -> e.getKind().equals("meta-voters")
+              && e.getReason().equals("meta voter on a dead node") && e.getDetail().endsWith("[n4, n2, n3]")));
+
+      long restartedAt = System.currentTimeMillis();
+      nodes[0] = RangeKvNode.start(configs.get(0));
+      Await.until(Duration.ofSeconds(60), "restarted n1 drops its stale meta replica and heartbeats to the new leader",
+          () -> group(0).isEmpty() && leaderGroup().view().nodes().stream()
+              .anyMatch(n -> n.getNodeId().equals("n1") && n.getLastHeartbeatMillis() >= restartedAt));
+
+      int voter = leaderGroup() == group(1).orElse(null) ? 2 : 1;
+      nodes[voter].close();
+      nodes[voter] = RangeKvNode.start(configs.get(voter));
+      int v = voter;
+      Await.until(Duration.ofSeconds(60), "a restarted voter hosts its meta replica and sees a leader",
+          () -> group(v).flatMap(MetaGroup::leaderNodeId).isPresent() && group(v).get().view().nodes().size() == 4);
     } finally {
-      n1.close();
-      if (n2 != null) {
-        n2.close();
-      }
-      if (n3 != null) {
-        n3.close();
+      for (RangeKvNode n : nodes) {
+        if (n != null) {
+          n.close();
+        }
       }
     }
   }
 
-  private static boolean isLeader(RangeKvNode n) {
-    return n.metaNode().group().map(MetaGroup::isLeader).orElse(false);
+  private Optional<MetaGroup> group(int i) {
+    return nodes[i] == null ? Optional.empty() : nodes[i].metaNode().group();
   }
+
+  private MetaGroup leaderGroup() {
+    return Await.value(Duration.ofSeconds(60), "a meta leader", () -> {
+      for (int i = 0; i < nodes.length; i++) {
+        Optional<MetaGroup> g = group(i);
+        if (g.isPresent() && g.get().isLeader()) {
+          return g;
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  private void awaitVoters(List<String> voters, String what) {
+    Await.until(Duration.ofSeconds(90), what, () -> {
+      for (String id : voters) {
+        Optional<MetaGroup> g = group(Integer.parseInt(id.substring(1)) - 1);
+        if (g.isEmpty() || !g.get().voterIds().equals(voters) || g.get().view().nodes().size() != 4) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
 }
