@@ -42,93 +42,49 @@ final class KvOps {
     return ByteString.copyFrom(v);
   }
 
-  record Get(Key key) implements RangeOp<Optional<byte[]>> {
-    @Override
-    public boolean isWrite() {
-      return false;
-    }
+  /** How a single-key op sends one attempt, given the header of the range holding its key. */
+  interface KeySend<T> {
+    CompletableFuture<T> send(KvServiceStub stub, RangeHeader header, WriteId id);
+  }
 
+  /** An op on one key: it goes to the range holding the key. {@code name} starts its description. */
+  record KeyOp<T>(String name, Key key, boolean isWrite, KeySend<T> sender) implements RangeOp<T> {
     @Override
     public Optional<RangeDescriptor> target(RangeMap map) {
       return Optional.of(map.lookup(key));
     }
 
     @Override
-    public CompletableFuture<Optional<byte[]>> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      GetRequest req = GetRequest.newBuilder().setHeader(header(r)).setKey(ProtoValues.bytes(key)).build();
-      return NodeChannels.unary(stub::get, req)
-          .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty());
+    public CompletableFuture<T> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
+      return sender.send(stub, header(r), id);
     }
 
     @Override
     public String describe() {
-      return "get key=" + key;
+      return name + " key=" + key;
     }
   }
 
-  record Put(Key key, ByteString value) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
-
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      PutRequest req = PutRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setKey(ProtoValues.bytes(key)).setValue(value).build();
-      return NodeChannels.unary(stub::put, req).thenApply(resp -> null);
-    }
-
-    @Override
-    public String describe() {
-      return "put key=" + key;
-    }
+  static RangeOp<Optional<byte[]>> get(Key key) {
+    return new KeyOp<>("get", key, false, (stub, h, id) -> NodeChannels.unary(stub::get,
+            GetRequest.newBuilder().setHeader(h).setKey(ProtoValues.bytes(key)).build())
+        .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty()));
   }
 
-  record Delete(Key key) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
+  static RangeOp<Void> put(Key key, ByteString value) {
+    return new KeyOp<>("put", key, true, (stub, h, id) -> NodeChannels.unary(stub::put, PutRequest.newBuilder()
+        .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).setValue(value).build()).thenApply(resp -> null));
+  }
 
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
-
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      DeleteRequest req = DeleteRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setKey(ProtoValues.bytes(key)).build();
-      return NodeChannels.unary(stub::delete, req).thenApply(resp -> null);
-    }
-
-    @Override
-    public String describe() {
-      return "delete key=" + key;
-    }
+  static RangeOp<Void> delete(Key key) {
+    return new KeyOp<>("delete", key, true, (stub, h, id) -> NodeChannels.unary(stub::delete, DeleteRequest.newBuilder()
+        .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).build()).thenApply(resp -> null));
   }
 
   /** Compare-and-set; an empty {@code newValue} deletes the key on success. */
-  record Cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) implements RangeOp<CasResult> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
-
-    @Override
-    public CompletableFuture<CasResult> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(header(r)).setWriteId(id)
+  static RangeOp<CasResult> cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) {
+    return new KeyOp<>("compareAndSet", key, true, (stub, h, id) -> {
+      CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(h).setWriteId(id)
           .setKey(ProtoValues.bytes(key))
           .setExpectAbsent(expected.isEmpty())
           .setDeleteOnSuccess(newValue.isEmpty());
@@ -136,12 +92,7 @@ final class KvOps {
       newValue.ifPresent(b::setNewValue);
       return NodeChannels.unary(stub::compareAndSet, b.build()).thenApply(resp -> new CasResult(resp.getSucceeded(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
-    }
-
-    @Override
-    public String describe() {
-      return "compareAndSet key=" + key;
-    }
+    });
   }
 
   /** A multi-get of sorted keys expected to share one range. */
