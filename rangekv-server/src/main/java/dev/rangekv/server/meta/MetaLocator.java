@@ -47,7 +47,7 @@ public final class MetaLocator {
     this.command = command;
   }
 
-  /** A locator for a command run: each call's deadline covers its retries; only unreachable nodes are retried. */
+  /** A locator for a command run: a call's deadline covers its retries; only unreachable nodes are retried. */
   public static MetaLocator forCommand(NodeChannels channels, List<String> seeds) {
     List<String> copy = List.copyOf(seeds);
     return new MetaLocator(channels, () -> copy, true);
@@ -58,12 +58,15 @@ public final class MetaLocator {
     return leaderAddress.isEmpty() ? Optional.empty() : Optional.of(leaderAddress);
   }
 
-  /** Runs {@code call} (a read, safe to repeat) against the meta leader; throws the last failure when the deadline passes. */
+  /**
+   * Runs {@code call} (a read, safe to repeat) against the meta leader; throws the last failure when the
+   * deadline passes.
+   */
   public <T> T call(Function<MetaServiceGrpc.MetaServiceBlockingStub, T> call, Duration deadline) {
     return call(call, deadline, false);
   }
 
-  /** Runs {@code call} (a change: split, merge, move, ...) against the meta leader, retried only when it did not happen. */
+  /** Runs {@code call} (a change: split, merge, move, ...) on the meta leader, retried only if it did not happen. */
   public <T> T change(Function<MetaServiceGrpc.MetaServiceBlockingStub, T> call, Duration deadline) {
     return call(call, deadline, true);
   }
