@@ -23,6 +23,8 @@ import dev.rangekv.proto.convert.ProtoValues;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The client's {@link RangeOp}s: how each call builds its request for the range it is routed to. */
 final class KvOps {
@@ -42,16 +44,20 @@ final class KvOps {
     return ByteString.copyFrom(v);
   }
 
-  /** How a single-key op sends one attempt, given the header of the range holding its key. */
-  interface KeySend<T> {
+  /** How an op sends one attempt, given the header of the range it was routed to. */
+  interface Sender<T> {
     CompletableFuture<T> send(KvServiceStub stub, RangeHeader header, WriteId id);
   }
 
-  /** An op on one key: it goes to the range holding the key. {@code name} starts its description. */
-  record KeyOp<T>(String name, Key key, boolean isWrite, KeySend<T> sender) implements RangeOp<T> {
+  /**
+   * One op: the range it goes to under a map, how it sends an attempt there, and its description for
+   * errors (built only when needed).
+   */
+  record Op<T>(boolean isWrite, Function<RangeMap, Optional<RangeDescriptor>> targets, Supplier<String> description,
+      Sender<T> sender) implements RangeOp<T> {
     @Override
     public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
+      return targets.apply(map);
     }
 
     @Override
@@ -61,29 +67,40 @@ final class KvOps {
 
     @Override
     public String describe() {
-      return name + " key=" + key;
+      return description.get();
     }
   }
 
+  /** An op on one key: it goes to the range holding the key; described as {@code name key=...}. */
+  private static <T> RangeOp<T> onKey(String name, Key key, boolean isWrite, Sender<T> sender) {
+    return new Op<>(isWrite, map -> Optional.of(map.lookup(key)), () -> name + " key=" + key, sender);
+  }
+
+  /** An op on {@code [lo, hi)}: it goes to the range holding the span whole (see {@link #fit}). */
+  private static <T> RangeOp<T> onSpan(Key lo, RangeEnd hi, boolean isWrite, Supplier<String> description,
+      Sender<T> sender) {
+    return new Op<>(isWrite, map -> fit(map, lo, hi), description, sender);
+  }
+
   static RangeOp<Optional<byte[]>> get(Key key) {
-    return new KeyOp<>("get", key, false, (stub, h, id) -> NodeChannels.unary(stub::get,
+    return onKey("get", key, false, (stub, h, id) -> NodeChannels.unary(stub::get,
             GetRequest.newBuilder().setHeader(h).setKey(ProtoValues.bytes(key)).build())
         .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty()));
   }
 
   static RangeOp<Void> put(Key key, ByteString value) {
-    return new KeyOp<>("put", key, true, (stub, h, id) -> NodeChannels.unary(stub::put, PutRequest.newBuilder()
+    return onKey("put", key, true, (stub, h, id) -> NodeChannels.unary(stub::put, PutRequest.newBuilder()
         .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).setValue(value).build()).thenApply(resp -> null));
   }
 
   static RangeOp<Void> delete(Key key) {
-    return new KeyOp<>("delete", key, true, (stub, h, id) -> NodeChannels.unary(stub::delete, DeleteRequest.newBuilder()
+    return onKey("delete", key, true, (stub, h, id) -> NodeChannels.unary(stub::delete, DeleteRequest.newBuilder()
         .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).build()).thenApply(resp -> null));
   }
 
   /** Compare-and-set; an empty {@code newValue} deletes the key on success. */
   static RangeOp<CasResult> cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) {
-    return new KeyOp<>("compareAndSet", key, true, (stub, h, id) -> {
+    return onKey("compareAndSet", key, true, (stub, h, id) -> {
       CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(h).setWriteId(id)
           .setKey(ProtoValues.bytes(key))
           .setExpectAbsent(expected.isEmpty())
@@ -96,83 +113,36 @@ final class KvOps {
   }
 
   /** A multi-get of sorted keys expected to share one range. */
-  record MultiGet(List<Key> keys) implements RangeOp<MultiGetResponse> {
-    @Override
-    public boolean isWrite() {
-      return false;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, keys.get(0), RangeEnd.at(keys.get(keys.size() - 1).successor()));
-    }
-
-    @Override
-    public CompletableFuture<MultiGetResponse> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setHeader(header(r));
-      for (Key k : keys) {
-        b.addKeys(ProtoValues.bytes(k));
-      }
-      return NodeChannels.unary(stub::multiGet, b.build());
-    }
-
-    @Override
-    public String describe() {
-      return "batchGet keys=" + keys.size() + " first=" + keys.get(0) + " last=" + keys.get(keys.size() - 1);
-    }
+  static RangeOp<MultiGetResponse> multiGet(List<Key> keys) {
+    Key first = keys.get(0);
+    Key last = keys.get(keys.size() - 1);
+    return onSpan(first, RangeEnd.at(last.successor()), false,
+        () -> "batchGet keys=" + keys.size() + " first=" + first + " last=" + last, (stub, h, id) -> {
+          MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setHeader(h);
+          for (Key k : keys) {
+            b.addKeys(ProtoValues.bytes(k));
+          }
+          return NodeChannels.unary(stub::multiGet, b.build());
+        });
   }
 
   /** An atomic batch spanning {@code [lo, hi)}. */
-  record Batch(List<BatchOp> ops, Key lo, RangeEnd hi) implements RangeOp<BatchResult> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, lo, hi);
-    }
-
-    @Override
-    public CompletableFuture<BatchResult> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      BatchRequest.Builder b = BatchRequest.newBuilder().setHeader(header(r)).setWriteId(id);
+  static RangeOp<BatchResult> batch(List<BatchOp> ops, Key lo, RangeEnd hi) {
+    return onSpan(lo, hi, true, () -> "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi, (stub, h, id) -> {
+      BatchRequest.Builder b = BatchRequest.newBuilder().setHeader(h).setWriteId(id);
       for (BatchOp op : ops) {
         b.addMutations(op.toProto());
       }
       return NodeChannels.unary(stub::batch, b.build()).thenApply(resp -> new BatchResult(resp.getSucceeded(),
           resp.getSucceeded() ? -1 : resp.getFailedCheckIndex(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
-    }
-
-    @Override
-    public String describe() {
-      return "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi;
-    }
+    });
   }
 
   /** One piece of a delete-range, inside one range. */
-  record DeleteRange(Key lo, RangeEnd hi) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, lo, hi);
-    }
-
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      DeleteRangeRequest req = DeleteRangeRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setLo(ProtoValues.bytes(lo)).setHi(ProtoValues.endBytes(hi)).setHiInfinite(hi.isInfinite()).build();
-      return NodeChannels.unary(stub::deleteRange, req).thenApply(resp -> null);
-    }
-
-    @Override
-    public String describe() {
-      return "deleteRange lo=" + lo + " hi=" + hi;
-    }
+  static RangeOp<Void> deleteRange(Key lo, RangeEnd hi) {
+    return onSpan(lo, hi, true, () -> "deleteRange lo=" + lo + " hi=" + hi, (stub, h, id) -> NodeChannels.unary(
+        stub::deleteRange, DeleteRangeRequest.newBuilder().setHeader(h).setWriteId(id).setLo(ProtoValues.bytes(lo))
+            .setHi(ProtoValues.endBytes(hi)).setHiInfinite(hi.isInfinite()).build()).thenApply(resp -> null));
   }
 }

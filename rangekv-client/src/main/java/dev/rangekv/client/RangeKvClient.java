@@ -161,7 +161,7 @@ public final class RangeKvClient implements AutoCloseable {
     }
     Key spanLo = lo;
     RangeEnd spanHi = hi;
-    return router().execute(new KvOps.Batch(List.copyOf(ops), lo, hi), deadline()).exceptionallyCompose(e -> {
+    return router().execute(KvOps.batch(List.copyOf(ops), lo, hi), deadline()).exceptionallyCompose(e -> {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       if (cause instanceof ReplanException) {
         List<RangeDescriptor> ranges = new ArrayList<>();
