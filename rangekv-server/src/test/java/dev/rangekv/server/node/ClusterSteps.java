@@ -6,7 +6,6 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.server.move.MoveClient;
 import dev.rangekv.storage.KeyValue;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -15,18 +14,9 @@ import java.util.function.Supplier;
 final class ClusterSteps {
   private ClusterSteps() {}
 
-  /** The client addresses of every node of {@code cluster}. */
-  static List<String> seeds(LocalCluster cluster) {
-    List<String> seeds = new ArrayList<>();
-    for (int i = 0; i < cluster.size(); i++) {
-      seeds.add(cluster.config(i).clientAddress());
-    }
-    return seeds;
-  }
-
   /** A mover that reaches {@code cluster} through all its nodes, each call bounded by {@code timeout}. */
   static MoveClient mover(LocalCluster cluster, Duration timeout) {
-    return new MoveClient(seeds(cluster), timeout);
+    return new MoveClient(MoveIntegrationTest.seeds(cluster), timeout);
   }
 
   /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */

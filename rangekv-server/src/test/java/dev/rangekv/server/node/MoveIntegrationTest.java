@@ -19,6 +19,7 @@ import dev.rangekv.server.replica.RangeGroups;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,14 @@ class MoveIntegrationTest {
   private static final Logger log = LoggerFactory.getLogger(MoveIntegrationTest.class);
 
   @TempDir Path dir;
+
+  static List<String> seeds(LocalCluster cluster) {
+    List<String> seeds = new ArrayList<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      seeds.add(cluster.config(i).clientAddress());
+    }
+    return seeds;
+  }
 
   @Test
   @Timeout(240)
