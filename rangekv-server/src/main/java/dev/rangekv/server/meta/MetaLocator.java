@@ -24,9 +24,10 @@ import java.util.function.Supplier;
  * the failure says it did not happen (a refused connection, an error marked definitely-not-applied), so
  * it is never applied twice. Thread-safe.
  *
- * <p>A node's locator ({@link #MetaLocator}) gives each call its own timeout and tries another node
- * after any failure that is not a typed answer. A command's ({@link #forCommand}) spends one deadline
- * on all its calls and reports failures other than an unreachable node at once, as a person waits.
+ * <p>A node's locator (the constructor) gives each attempt its own timeout and tries another node after
+ * any failure that is not a typed answer. A command's ({@link #forCommand}) bounds each attempt by what
+ * is left of the call's deadline and reports failures other than an unreachable node at once: a person
+ * is waiting.
  */
 public final class MetaLocator {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
