@@ -53,7 +53,7 @@ final class Batches {
       int groupOffset = at;
       List<Key> groupKeys = group.keys();
       at += groupKeys.size();
-      CompletableFuture<Void> part = router.execute(new KvOps.MultiGet(groupKeys), deadline, attemptsUsed)
+      CompletableFuture<Void> part = router.execute(KvOps.multiGet(groupKeys), deadline, attemptsUsed)
           .thenAccept(resp -> fill(resp, groupOffset, values))
           .exceptionallyCompose(e -> {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -78,7 +78,7 @@ final class Batches {
   static CompletableFuture<Void> deleteRange(Router router, Key lo, RangeEnd hi, long deadline, int attemptsUsed) {
     List<CompletableFuture<Void>> parts = new ArrayList<>();
     for (ScanPiece piece : router.cache().current().map().scanPlan(lo, hi)) {
-      parts.add(router.execute(new KvOps.DeleteRange(piece.lo(), piece.hi()), deadline, attemptsUsed)
+      parts.add(router.execute(KvOps.deleteRange(piece.lo(), piece.hi()), deadline, attemptsUsed)
           .exceptionallyCompose(e -> {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof ReplanException r) {

@@ -23,6 +23,8 @@ import dev.rangekv.proto.convert.ProtoValues;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The client's {@link RangeOp}s: how each call builds its request for the range it is routed to. */
 final class KvOps {
@@ -42,93 +44,64 @@ final class KvOps {
     return ByteString.copyFrom(v);
   }
 
-  record Get(Key key) implements RangeOp<Optional<byte[]>> {
-    @Override
-    public boolean isWrite() {
-      return false;
-    }
+  /** How an op sends one attempt, given the header of the range it was routed to. */
+  interface Sender<T> {
+    CompletableFuture<T> send(KvServiceStub stub, RangeHeader header, WriteId id);
+  }
 
+  /**
+   * One op: the range it goes to under a map, how it sends an attempt there, and its description for
+   * errors (built only when needed).
+   */
+  record Op<T>(boolean isWrite, Function<RangeMap, Optional<RangeDescriptor>> targets, Supplier<String> description,
+      Sender<T> sender) implements RangeOp<T> {
     @Override
     public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
+      return targets.apply(map);
     }
 
     @Override
-    public CompletableFuture<Optional<byte[]>> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      GetRequest req = GetRequest.newBuilder().setHeader(header(r)).setKey(ProtoValues.bytes(key)).build();
-      return NodeChannels.unary(stub::get, req)
-          .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty());
+    public CompletableFuture<T> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
+      return sender.send(stub, header(r), id);
     }
 
     @Override
     public String describe() {
-      return "get key=" + key;
+      return description.get();
     }
   }
 
-  record Put(Key key, ByteString value) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
-
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      PutRequest req = PutRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setKey(ProtoValues.bytes(key)).setValue(value).build();
-      return NodeChannels.unary(stub::put, req).thenApply(resp -> null);
-    }
-
-    @Override
-    public String describe() {
-      return "put key=" + key;
-    }
+  /** An op on one key: it goes to the range holding the key; described as {@code name key=...}. */
+  private static <T> RangeOp<T> onKey(String name, Key key, boolean isWrite, Sender<T> sender) {
+    return new Op<>(isWrite, map -> Optional.of(map.lookup(key)), () -> name + " key=" + key, sender);
   }
 
-  record Delete(Key key) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
+  /** An op on {@code [lo, hi)}: it goes to the range holding the span whole (see {@link #fit}). */
+  private static <T> RangeOp<T> onSpan(Key lo, RangeEnd hi, boolean isWrite, Supplier<String> description,
+      Sender<T> sender) {
+    return new Op<>(isWrite, map -> fit(map, lo, hi), description, sender);
+  }
 
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
+  static RangeOp<Optional<byte[]>> get(Key key) {
+    return onKey("get", key, false, (stub, h, id) -> NodeChannels.unary(stub::get,
+            GetRequest.newBuilder().setHeader(h).setKey(ProtoValues.bytes(key)).build())
+        .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty()));
+  }
 
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      DeleteRequest req = DeleteRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setKey(ProtoValues.bytes(key)).build();
-      return NodeChannels.unary(stub::delete, req).thenApply(resp -> null);
-    }
+  static RangeOp<Void> put(Key key, ByteString value) {
+    return onKey("put", key, true, (stub, h, id) -> NodeChannels.unary(stub::put, PutRequest.newBuilder()
+        .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).setValue(value).build()).thenApply(resp -> null));
+  }
 
-    @Override
-    public String describe() {
-      return "delete key=" + key;
-    }
+  static RangeOp<Void> delete(Key key) {
+    return onKey("delete", key, true, (stub, h, id) -> NodeChannels.unary(stub::delete, DeleteRequest.newBuilder()
+        .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).build()).thenApply(resp -> null));
   }
 
   /** Compare-and-set; an empty {@code newValue} deletes the key on success. */
-  record Cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) implements RangeOp<CasResult> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return Optional.of(map.lookup(key));
-    }
-
-    @Override
-    public CompletableFuture<CasResult> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(header(r)).setWriteId(id)
+  static RangeOp<CasResult> cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) {
+    return onKey("compareAndSet", key, true, (stub, h, id) -> {
+      CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(h).setWriteId(id)
           .setKey(ProtoValues.bytes(key))
           .setExpectAbsent(expected.isEmpty())
           .setDeleteOnSuccess(newValue.isEmpty());
@@ -136,92 +109,40 @@ final class KvOps {
       newValue.ifPresent(b::setNewValue);
       return NodeChannels.unary(stub::compareAndSet, b.build()).thenApply(resp -> new CasResult(resp.getSucceeded(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
-    }
-
-    @Override
-    public String describe() {
-      return "compareAndSet key=" + key;
-    }
+    });
   }
 
   /** A multi-get of sorted keys expected to share one range. */
-  record MultiGet(List<Key> keys) implements RangeOp<MultiGetResponse> {
-    @Override
-    public boolean isWrite() {
-      return false;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, keys.get(0), RangeEnd.at(keys.get(keys.size() - 1).successor()));
-    }
-
-    @Override
-    public CompletableFuture<MultiGetResponse> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setHeader(header(r));
-      for (Key k : keys) {
-        b.addKeys(ProtoValues.bytes(k));
-      }
-      return NodeChannels.unary(stub::multiGet, b.build());
-    }
-
-    @Override
-    public String describe() {
-      return "batchGet keys=" + keys.size() + " first=" + keys.get(0) + " last=" + keys.get(keys.size() - 1);
-    }
+  static RangeOp<MultiGetResponse> multiGet(List<Key> keys) {
+    Key first = keys.get(0);
+    Key last = keys.get(keys.size() - 1);
+    return onSpan(first, RangeEnd.at(last.successor()), false,
+        () -> "batchGet keys=" + keys.size() + " first=" + first + " last=" + last, (stub, h, id) -> {
+          MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setHeader(h);
+          for (Key k : keys) {
+            b.addKeys(ProtoValues.bytes(k));
+          }
+          return NodeChannels.unary(stub::multiGet, b.build());
+        });
   }
 
   /** An atomic batch spanning {@code [lo, hi)}. */
-  record Batch(List<BatchOp> ops, Key lo, RangeEnd hi) implements RangeOp<BatchResult> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, lo, hi);
-    }
-
-    @Override
-    public CompletableFuture<BatchResult> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      BatchRequest.Builder b = BatchRequest.newBuilder().setHeader(header(r)).setWriteId(id);
+  static RangeOp<BatchResult> batch(List<BatchOp> ops, Key lo, RangeEnd hi) {
+    return onSpan(lo, hi, true, () -> "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi, (stub, h, id) -> {
+      BatchRequest.Builder b = BatchRequest.newBuilder().setHeader(h).setWriteId(id);
       for (BatchOp op : ops) {
         b.addMutations(op.toProto());
       }
       return NodeChannels.unary(stub::batch, b.build()).thenApply(resp -> new BatchResult(resp.getSucceeded(),
           resp.getSucceeded() ? -1 : resp.getFailedCheckIndex(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
-    }
-
-    @Override
-    public String describe() {
-      return "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi;
-    }
+    });
   }
 
   /** One piece of a delete-range, inside one range. */
-  record DeleteRange(Key lo, RangeEnd hi) implements RangeOp<Void> {
-    @Override
-    public boolean isWrite() {
-      return true;
-    }
-
-    @Override
-    public Optional<RangeDescriptor> target(RangeMap map) {
-      return fit(map, lo, hi);
-    }
-
-    @Override
-    public CompletableFuture<Void> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      DeleteRangeRequest req = DeleteRangeRequest.newBuilder().setHeader(header(r)).setWriteId(id)
-          .setLo(ProtoValues.bytes(lo)).setHi(ProtoValues.endBytes(hi)).setHiInfinite(hi.isInfinite()).build();
-      return NodeChannels.unary(stub::deleteRange, req).thenApply(resp -> null);
-    }
-
-    @Override
-    public String describe() {
-      return "deleteRange lo=" + lo + " hi=" + hi;
-    }
+  static RangeOp<Void> deleteRange(Key lo, RangeEnd hi) {
+    return onSpan(lo, hi, true, () -> "deleteRange lo=" + lo + " hi=" + hi, (stub, h, id) -> NodeChannels.unary(
+        stub::deleteRange, DeleteRangeRequest.newBuilder().setHeader(h).setWriteId(id).setLo(ProtoValues.bytes(lo))
+            .setHi(ProtoValues.endBytes(hi)).setHiInfinite(hi.isInfinite()).build()).thenApply(resp -> null));
   }
 }

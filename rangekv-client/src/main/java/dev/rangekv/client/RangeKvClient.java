@@ -120,15 +120,15 @@ public final class RangeKvClient implements AutoCloseable {
   // async
 
   public CompletableFuture<Optional<byte[]>> getAsync(Key key) {
-    return router().execute(new KvOps.Get(key), deadline());
+    return router().execute(KvOps.get(key), deadline());
   }
 
   public CompletableFuture<Void> putAsync(Key key, byte[] value) {
-    return router().execute(new KvOps.Put(key, KvOps.value(value)), deadline());
+    return router().execute(KvOps.put(key, KvOps.value(value)), deadline());
   }
 
   public CompletableFuture<Void> deleteAsync(Key key) {
-    return router().execute(new KvOps.Delete(key), deadline());
+    return router().execute(KvOps.delete(key), deadline());
   }
 
   /**
@@ -136,7 +136,7 @@ public final class RangeKvClient implements AutoCloseable {
    * (empty: only if absent).
    */
   public CompletableFuture<CasResult> compareAndSetAsync(Key key, Optional<byte[]> expected, Optional<byte[]> newValue) {
-    return router().execute(new KvOps.Cas(key, expected.map(KvOps::value), newValue.map(KvOps::value)), deadline());
+    return router().execute(KvOps.cas(key, expected.map(KvOps::value), newValue.map(KvOps::value)), deadline());
   }
 
   /** Values in the order of {@code keys}: one request per range, all in parallel. */
@@ -161,7 +161,7 @@ public final class RangeKvClient implements AutoCloseable {
     }
     Key spanLo = lo;
     RangeEnd spanHi = hi;
-    return router().execute(new KvOps.Batch(List.copyOf(ops), lo, hi), deadline()).exceptionallyCompose(e -> {
+    return router().execute(KvOps.batch(List.copyOf(ops), lo, hi), deadline()).exceptionallyCompose(e -> {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       if (cause instanceof ReplanException) {
         List<RangeDescriptor> ranges = new ArrayList<>();
@@ -208,17 +208,17 @@ public final class RangeKvClient implements AutoCloseable {
 
   public Optional<byte[]> get(Key key) {
     long d = deadline();
-    return Await.result(router().execute(new KvOps.Get(key), d), d);
+    return Await.result(router().execute(KvOps.get(key), d), d);
   }
 
   public void put(Key key, byte[] value) {
     long d = deadline();
-    Await.result(router().execute(new KvOps.Put(key, KvOps.value(value)), d), d);
+    Await.result(router().execute(KvOps.put(key, KvOps.value(value)), d), d);
   }
 
   public void delete(Key key) {
     long d = deadline();
-    Await.result(router().execute(new KvOps.Delete(key), d), d);
+    Await.result(router().execute(KvOps.delete(key), d), d);
   }
 
   public CasResult compareAndSet(Key key, Optional<byte[]> expected, Optional<byte[]> newValue) {

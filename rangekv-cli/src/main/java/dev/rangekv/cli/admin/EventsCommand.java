@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.ListEventsRequest;
 import java.util.ArrayList;
@@ -29,10 +28,7 @@ public final class EventsCommand extends ClusterCommand {
     if (range != null) {
       req.setRangeId(range);
     }
-    List<EventProto> events;
-    try (MetaCalls meta = meta(addresses)) {
-      events = meta.read(s -> s.listEvents(req.build())).getEventsList();
-    }
+    List<EventProto> events = metaRead(addresses, s -> s.listEvents(req.build())).getEventsList();
     // ListEvents counts its limit from the oldest kept event; people want the newest N
     List<EventProto> latest = limit == 0 || events.size() <= limit ? events : events.subList(events.size() - limit, events.size());
     if (json()) {

@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.AdminMergeRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import java.util.List;
@@ -18,10 +17,8 @@ public final class MergeCommand extends ClusterCommand {
 
   @Override
   protected void execute(List<String> addresses) {
-    RangeDescriptorProto merged;
-    try (MetaCalls meta = meta(addresses)) {
-      merged = meta.change(s -> s.merge(AdminMergeRequest.newBuilder().setLeftRangeId(range).build())).getMerged();
-    }
+    RangeDescriptorProto merged =
+        metaChange(addresses, s -> s.merge(AdminMergeRequest.newBuilder().setLeftRangeId(range).build())).getMerged();
     if (json()) {
       printJson(MetaViews.descriptorJson(merged, keys()));
       return;

@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.AdminMoveRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import java.util.List;
@@ -23,11 +22,8 @@ public final class MoveCommand extends ClusterCommand {
 
   @Override
   protected void execute(List<String> addresses) {
-    RangeDescriptorProto moved;
-    try (MetaCalls meta = meta(addresses)) {
-      moved = meta.change(s -> s.move(AdminMoveRequest.newBuilder()
-          .setRangeId(range).setFromNodeId(from).setToNodeId(to).build())).getRange();
-    }
+    RangeDescriptorProto moved = metaChange(addresses, s -> s.move(AdminMoveRequest.newBuilder()
+        .setRangeId(range).setFromNodeId(from).setToNodeId(to).build())).getRange();
     if (json()) {
       printJson(MetaViews.descriptorJson(moved, keys()));
       return;

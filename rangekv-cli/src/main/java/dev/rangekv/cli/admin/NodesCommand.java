@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.cli.format.Table;
 import dev.rangekv.proto.ListNodesRequest;
 import dev.rangekv.proto.ListNodesResponse;
@@ -19,10 +18,7 @@ import picocli.CommandLine.Command;
 public final class NodesCommand extends ClusterCommand {
   @Override
   protected void execute(List<String> addresses) {
-    ListNodesResponse r;
-    try (MetaCalls meta = meta(addresses)) {
-      r = meta.read(s -> s.listNodes(ListNodesRequest.getDefaultInstance()));
-    }
+    ListNodesResponse r = metaRead(addresses, s -> s.listNodes(ListNodesRequest.getDefaultInstance()));
     Set<String> live = Set.copyOf(r.getLiveNodeIdsList());
     if (json()) {
       List<Object> list = new ArrayList<>();

@@ -2,7 +2,6 @@ package dev.rangekv.cli.admin;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.PreSplitRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import java.util.ArrayList;
@@ -50,10 +49,7 @@ public final class PresplitCommand extends ClusterCommand {
         req.addSplitKeys(ByteString.copyFrom(key));
       }
     }
-    List<RangeDescriptorProto> ranges;
-    try (MetaCalls meta = meta(addresses)) {
-      ranges = meta.change(s -> s.preSplit(req.build())).getRangesList();
-    }
+    List<RangeDescriptorProto> ranges = metaChange(addresses, s -> s.preSplit(req.build())).getRangesList();
     if (json()) {
       List<Object> list = new ArrayList<>();
       for (RangeDescriptorProto d : ranges) {

@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.ListRangeStatsRequest;
 import dev.rangekv.proto.ListRangeStatsResponse;
 import dev.rangekv.proto.RangeStatsProto;
@@ -17,10 +16,7 @@ import picocli.CommandLine.Command;
 public final class RangesCommand extends ClusterCommand {
   @Override
   protected void execute(List<String> addresses) {
-    ListRangeStatsResponse r;
-    try (MetaCalls meta = meta(addresses)) {
-      r = meta.read(s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance()));
-    }
+    ListRangeStatsResponse r = metaRead(addresses, s -> s.listRangeStats(ListRangeStatsRequest.getDefaultInstance()));
     if (json()) {
       List<Object> list = new ArrayList<>();
       for (RangeStatsProto s : r.getRangesList()) {

@@ -2,7 +2,6 @@ package dev.rangekv.cli.admin;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.AdminSplitRequest;
 import dev.rangekv.proto.AdminSplitResponse;
 import java.util.LinkedHashMap;
@@ -38,10 +37,7 @@ public final class SplitCommand extends ClusterCommand {
       }
       req.setSplitKey(ByteString.copyFrom(key));
     }
-    AdminSplitResponse r;
-    try (MetaCalls meta = meta(addresses)) {
-      r = meta.change(s -> s.split(req.build()));
-    }
+    AdminSplitResponse r = metaChange(addresses, s -> s.split(req.build()));
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("left", MetaViews.descriptorJson(r.getLeft(), keys()));

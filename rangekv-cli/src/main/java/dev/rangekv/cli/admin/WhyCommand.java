@@ -1,7 +1,6 @@
 package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
@@ -21,10 +20,7 @@ public final class WhyCommand extends ClusterCommand {
 
   @Override
   protected void execute(List<String> addresses) {
-    WhyResponse r;
-    try (MetaCalls meta = meta(addresses)) {
-      r = meta.read(s -> s.why(WhyRequest.newBuilder().setRangeId(rangeId).build()));
-    }
+    WhyResponse r = metaRead(addresses, s -> s.why(WhyRequest.newBuilder().setRangeId(rangeId).build()));
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("range", MetaViews.rangeJson(r.getRange(), keys()));

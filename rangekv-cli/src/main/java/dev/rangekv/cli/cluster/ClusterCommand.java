@@ -2,9 +2,12 @@ package dev.rangekv.cli.cluster;
 
 import dev.rangekv.cli.format.Json;
 import dev.rangekv.cli.format.KeyFormat;
+import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.proto.MetaServiceGrpc;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -61,11 +64,24 @@ public abstract class ClusterCommand implements Callable<Integer> {
     out().println(Json.write(value));
   }
 
-  protected MetaCalls meta(List<String> addresses) {
-    return new MetaCalls(addresses, options.timeout());
+  /** One read of MetaService through {@code addresses} (following the meta leader), within {@code --timeout}. */
+  protected <R> R metaRead(List<String> addresses, Function<MetaServiceGrpc.MetaServiceBlockingStub, R> call) {
+    try (MetaCalls meta = new MetaCalls(addresses, options.timeout())) {
+      return meta.read(call);
+    }
   }
 
-  protected KvSession kv(List<String> addresses) {
-    return KvSession.open(addresses, options.timeout());
+  /** One change through MetaService, retried only when it definitely did not happen. */
+  protected <R> R metaChange(List<String> addresses, Function<MetaServiceGrpc.MetaServiceBlockingStub, R> call) {
+    try (MetaCalls meta = new MetaCalls(addresses, options.timeout())) {
+      return meta.change(call);
+    }
+  }
+
+  /** Runs {@code call} on a client connected through {@code addresses}, within {@code --timeout}. */
+  protected <R> R kvRun(List<String> addresses, Function<RangeKvClient, R> call) {
+    try (KvSession kv = KvSession.open(addresses, options.timeout())) {
+      return kv.run(call);
+    }
   }
 }

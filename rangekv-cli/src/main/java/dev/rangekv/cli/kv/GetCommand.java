@@ -2,7 +2,6 @@ package dev.rangekv.cli.kv;
 
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.KvSession;
 import dev.rangekv.core.key.Key;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,10 +20,7 @@ public final class GetCommand extends ClusterCommand {
   @Override
   protected void execute(List<String> addresses) {
     Key k = Key.of(parseBytes(key, "KEY"));
-    Optional<byte[]> value;
-    try (KvSession kv = kv(addresses)) {
-      value = kv.run(c -> c.get(k));
-    }
+    Optional<byte[]> value = kvRun(addresses, c -> c.get(k));
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("key", keys().plain(k.toByteArray()));

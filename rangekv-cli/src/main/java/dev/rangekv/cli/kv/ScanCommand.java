@@ -1,7 +1,6 @@
 package dev.rangekv.cli.kv;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
-import dev.rangekv.cli.cluster.KvSession;
 import dev.rangekv.client.KeyValue;
 import dev.rangekv.client.ScanPageResult;
 import dev.rangekv.client.routing.Await;
@@ -63,10 +62,7 @@ public final class ScanCommand extends ClusterCommand {
     }
     ScanOptions first = scanOptions;
     List<KeyValue> entries = new ArrayList<>();
-    Optional<ScanCursor> next;
-    try (KvSession kv = kv(addresses)) {
-      next = kv.run(c -> collect(c, lo, hi, first, entries));
-    }
+    Optional<ScanCursor> next = kvRun(addresses, c -> collect(c, lo, hi, first, entries));
     print(entries, next);
   }
 

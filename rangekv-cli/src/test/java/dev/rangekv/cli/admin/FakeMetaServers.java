@@ -25,8 +25,9 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import io.grpc.BindableService;
+import dev.rangekv.server.meta.MetaRedirect;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -46,12 +47,12 @@ final class FakeMetaServers implements AutoCloseable {
   private final Server follower;
 
   FakeMetaServers() throws IOException {
-    leader = start(new Leader());
+    leader = start(new Leader().bindService());
     String leaderAddress = "127.0.0.1:" + leader.getPort();
-    follower = start(new Follower(leaderAddress));
+    follower = start(MetaRedirect.service(() -> leaderAddress)); // as a node hosting no meta replica answers
   }
 
-  private static Server start(BindableService service) throws IOException {
+  private static Server start(ServerServiceDefinition service) throws IOException {
     return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(service).build().start();
   }
 
@@ -152,59 +153,6 @@ final class FakeMetaServers implements AutoCloseable {
       requests.add(req);
       reply(out, PreSplitResponse.newBuilder().addRanges(range(1, "", "g", 4, "n1")).addRanges(range(9, "g", null, 1, "n2"))
           .build());
-    }
-  }
-
-  /** Every call: NOT_LEADER with the leader's address as hint, as non-leader nodes answer. */
-  private static final class Follower extends MetaServiceGrpc.MetaServiceImplBase {
-    private final String leaderAddress;
-
-    Follower(String leaderAddress) {
-      this.leaderAddress = leaderAddress;
-    }
-
-    private <T> void redirect(StreamObserver<T> out) {
-      out.onError(RangeKvErrors.toStatusException(RangeKvErrors.notLeader(0, "n1", leaderAddress, true)));
-    }
-
-    @Override
-    public void listRangeStats(ListRangeStatsRequest req, StreamObserver<ListRangeStatsResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void listNodes(ListNodesRequest req, StreamObserver<ListNodesResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void listEvents(ListEventsRequest req, StreamObserver<ListEventsResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void why(WhyRequest req, StreamObserver<WhyResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void split(AdminSplitRequest req, StreamObserver<AdminSplitResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void merge(AdminMergeRequest req, StreamObserver<AdminMergeResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void move(AdminMoveRequest req, StreamObserver<AdminMoveResponse> out) {
-      redirect(out);
-    }
-
-    @Override
-    public void preSplit(PreSplitRequest req, StreamObserver<PreSplitResponse> out) {
-      redirect(out);
     }
   }
 

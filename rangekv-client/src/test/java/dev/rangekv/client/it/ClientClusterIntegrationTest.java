@@ -13,7 +13,6 @@ import dev.rangekv.client.scan.ScanIterator;
 import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -24,38 +23,15 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client against one shared 3-node LocalCluster: scans while ranges split under them (the admin
  * split RPC in a loop; merges and moves do not exist yet), multi-range batches. Each test uses its own
  * key prefix.
  */
-class ClientClusterIntegrationTest {
-  @TempDir static Path dir;
-  static TestCluster tc;
-  static RangeKvClient client;
-
-  @BeforeAll
-  static void start() throws Exception {
-    tc = new TestCluster(dir);
-    client = tc.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (client != null) {
-      client.close();
-    }
-    if (tc != null) {
-      tc.close();
-    }
-  }
-
+class ClientClusterIntegrationTest extends SharedClusterFixture {
   static Key k(String prefix, int i) {
     return Key.utf8(String.format("%s/%05d", prefix, i));
   }

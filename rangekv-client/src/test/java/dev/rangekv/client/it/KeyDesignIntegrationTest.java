@@ -3,7 +3,6 @@ package dev.rangekv.client.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.KeyValue;
-import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.keydesign.BucketedKeyspace;
 import dev.rangekv.client.keydesign.HotCounter;
 import dev.rangekv.client.keydesign.HotKeyLists;
@@ -11,7 +10,6 @@ import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.RangeEnd;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,34 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** BucketedKeyspace scans and HotCounter totals against a real 3-node LocalCluster. */
-class KeyDesignIntegrationTest {
-  @TempDir static Path dir;
-  static TestCluster tc;
-  static RangeKvClient client;
-
-  @BeforeAll
-  static void start() throws Exception {
-    tc = new TestCluster(dir);
-    client = tc.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (client != null) {
-      client.close();
-    }
-    if (tc != null) {
-      tc.close();
-    }
-  }
-
+class KeyDesignIntegrationTest extends SharedClusterFixture {
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void bucketedScan_equalsTheOrderedScanOfTheSameData() {

@@ -1,10 +1,7 @@
 package dev.rangekv.server.meta;
 
-import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.ServiceDescriptor;
 import io.grpc.stub.ServerCalls;
 import java.util.function.Supplier;
 
@@ -18,17 +15,7 @@ public final class MetaRedirect {
 
   /** A service definition answering every MetaService method with a redirect to {@code leaderAddress}. */
   public static ServerServiceDefinition service(Supplier<String> leaderAddress) {
-    ServiceDescriptor descriptor = MetaServiceGrpc.getServiceDescriptor();
-    ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(descriptor);
-    for (MethodDescriptor<?, ?> m : descriptor.getMethods()) {
-      add(b, m, leaderAddress);
-    }
-    return b.build();
-  }
-
-  private static <Q, R> void add(ServerServiceDefinition.Builder b, MethodDescriptor<Q, R> method,
-      Supplier<String> leaderAddress) {
-    b.addMethod(method, ServerCalls.asyncUnaryCall((request, out) -> out.onError(RangeKvErrors.toStatusException(
-        RangeKvErrors.notLeader(0, "", leaderAddress.get(), true)))));
+    return MetaServiceSwitch.eachMethod(method -> ServerCalls.asyncUnaryCall((request, out) -> out.onError(
+        RangeKvErrors.toStatusException(RangeKvErrors.notLeader(0, "", leaderAddress.get(), true)))));
   }
 }

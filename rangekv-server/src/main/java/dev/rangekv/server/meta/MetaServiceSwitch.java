@@ -1,12 +1,13 @@
 package dev.rangekv.server.meta;
 
 import dev.rangekv.proto.MetaServiceGrpc;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
-import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -18,24 +19,28 @@ final class MetaServiceSwitch {
   private MetaServiceSwitch() {}
 
   static ServerServiceDefinition service(Supplier<ServerServiceDefinition> current) {
+    return eachMethod(method -> (ServerCall<Object, Object> call, Metadata headers) ->
+        handler(current.get(), method).startCall(call, headers));
+  }
+
+  /** A MetaService definition whose every method is served by the handler {@code handlers} makes for it. */
+  static ServerServiceDefinition eachMethod(Function<MethodDescriptor<?, ?>, ServerCallHandler<?, ?>> handlers) {
     ServiceDescriptor descriptor = MetaServiceGrpc.getServiceDescriptor();
     ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(descriptor);
     for (MethodDescriptor<?, ?> m : descriptor.getMethods()) {
-      add(b, m, current);
+      add(b, m, handlers.apply(m));
     }
     return b.build();
   }
 
+  @SuppressWarnings("unchecked") // the handler was made for this method, so it takes its request/response types
   private static <Q, R> void add(ServerServiceDefinition.Builder b, MethodDescriptor<Q, R> method,
-      Supplier<ServerServiceDefinition> current) {
-    b.addMethod(method, new ServerCallHandler<Q, R>() {
-      @Override
-      public ServerCall.Listener<Q> startCall(ServerCall<Q, R> call, io.grpc.Metadata headers) {
-        @SuppressWarnings("unchecked") // same method descriptor, so the same request/response types
-        ServerMethodDefinition<Q, R> target =
-            (ServerMethodDefinition<Q, R>) current.get().getMethod(method.getFullMethodName());
-        return target.getServerCallHandler().startCall(call, headers);
-      }
-    });
+      ServerCallHandler<?, ?> handler) {
+    b.addMethod(method, (ServerCallHandler<Q, R>) handler);
+  }
+
+  @SuppressWarnings("unchecked") // same method descriptor, so the same request/response types
+  private static ServerCallHandler<Object, Object> handler(ServerServiceDefinition target, MethodDescriptor<?, ?> method) {
+    return (ServerCallHandler<Object, Object>) target.getMethod(method.getFullMethodName()).getServerCallHandler();
   }
 }

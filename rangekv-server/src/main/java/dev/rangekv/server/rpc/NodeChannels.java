@@ -15,7 +15,17 @@ import java.util.concurrent.TimeUnit;
 public final class NodeChannels implements AutoCloseable {
   private static final int MAX_MESSAGE_BYTES = 16 << 20;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final int maxMessageBytes;
   private volatile boolean closed;
+
+  public NodeChannels() {
+    this(MAX_MESSAGE_BYTES);
+  }
+
+  /** @param maxMessageBytes the largest reply accepted (a command listing a big cluster needs more) */
+  public NodeChannels(int maxMessageBytes) {
+    this.maxMessageBytes = maxMessageBytes;
+  }
 
   public ManagedChannel channel(String address) {
     if (closed) {
@@ -23,7 +33,7 @@ public final class NodeChannels implements AutoCloseable {
     }
     return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
         .usePlaintext()
-        .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+        .maxInboundMessageSize(maxMessageBytes)
         .build());
   }
 

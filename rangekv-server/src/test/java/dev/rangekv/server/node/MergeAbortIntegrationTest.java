@@ -38,12 +38,12 @@ class MergeAbortIntegrationTest {
   void replicaSetsDiffer_mergeIsRefused_andBothRangesKeepServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIntegrationTest.seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
       router.split(Key.utf8("m"));
-      List<RangeDescriptorProto> two = awaitRanges(router, 2);
+      List<RangeDescriptorProto> two = ClusterSteps.awaitRanges(router, 2);
       long leftId = two.get(0).getRangeId();
       long rightId = two.get(1).getRangeId();
       // A write applied in the new right group first: moving a split child whose group applied nothing
@@ -87,11 +87,11 @@ class MergeAbortIntegrationTest {
   void aReplicaDownDuringTheMerge_abortsIt_unfreezesTheRight_andTheRestartedNodeConverges() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIntegrationTest.seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
       router.split(Key.utf8(Writers.key(Writers.KEY_SPACE / 2)));
-      List<RangeDescriptorProto> two = awaitRanges(router, 2);
+      List<RangeDescriptorProto> two = ClusterSteps.awaitRanges(router, 2);
       long leftId = two.get(0).getRangeId();
       long rightId = two.get(1).getRangeId();
       Await.until(Duration.ofSeconds(30), "both ranges ready on every node", () -> {
@@ -167,13 +167,5 @@ class MergeAbortIntegrationTest {
       }
     }
     return false;
-  }
-
-  private static List<RangeDescriptorProto> awaitRanges(TestRouter router, int n) {
-    Await.until(Duration.ofSeconds(30), n + " ranges", () -> {
-      router.refresh();
-      return router.ranges().size() == n;
-    });
-    return router.ranges();
   }
 }

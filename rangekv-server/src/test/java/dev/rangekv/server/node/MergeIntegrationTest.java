@@ -37,7 +37,7 @@ class MergeIntegrationTest {
   void mergeUnderWrites_thenSplitAgainAtTheOldBoundary_keepsEveryWrite() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIntegrationTest.seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
       Key boundary = Key.utf8(Writers.key(Writers.KEY_SPACE / 2));
@@ -46,7 +46,7 @@ class MergeIntegrationTest {
       try (writers) {
         writers.start();
         writers.awaitAcks(200, Duration.ofSeconds(60));
-        awaitRanges(router, 2);
+        ClusterSteps.awaitRanges(router, 2);
         List<RangeDescriptorProto> two = router.ranges();
         assertThat(two).hasSize(2);
         RangeDescriptorProto merged = mover.merge(two.get(0).getRangeId(), two.get(1).getRangeId());
@@ -65,7 +65,7 @@ class MergeIntegrationTest {
   void split20_thenMergeBackTo1_keepsAllDataAfterEveryStep() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIntegrationTest.seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       Map<String, String> expected = new LinkedHashMap<>();
       for (int i = 0; i < 400; i++) {
@@ -76,7 +76,7 @@ class MergeIntegrationTest {
       for (int i = 1; i < 20; i++) {
         router.split(Key.utf8(String.format("m-%04d", i * 20)));
       }
-      awaitRanges(router, 20);
+      ClusterSteps.awaitRanges(router, 20);
       checkAll(router, expected);
       long t0 = System.nanoTime();
       int step = 0;
@@ -88,7 +88,7 @@ class MergeIntegrationTest {
         String k = "after-merge-" + step;
         router.put(k, "x");
         expected.put(k, "x");
-        awaitRanges(router, ranges.size() - 1);
+        ClusterSteps.awaitRanges(router, ranges.size() - 1);
         assertThat(router.ranges()).contains(merged);
         checkAll(router, expected);
         step++;
@@ -106,12 +106,12 @@ class MergeIntegrationTest {
   void aClientWithADescriptorFromBeforeAMerge_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIntegrationTest.seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
       router.split(Key.utf8("m"));
-      awaitRanges(router, 2);
+      ClusterSteps.awaitRanges(router, 2);
       List<RangeDescriptorProto> before = router.ranges();
       RangeDescriptorProto merged = mover.merge(before.get(0).getRangeId(), before.get(1).getRangeId());
 
@@ -143,14 +143,6 @@ class MergeIntegrationTest {
         assertThat(RangeKvErrors.fromThrowable(e).orElseThrow().hasRangeMoved()).isTrue();
       }
     }
-  }
-
-  /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */
-  private static void awaitRanges(TestRouter router, int n) {
-    Await.until(Duration.ofSeconds(30), n + " ranges", () -> {
-      router.refresh();
-      return router.ranges().size() == n;
-    });
   }
 
   private static void checkAll(TestRouter router, Map<String, String> expected) {

@@ -16,7 +16,6 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.MoveClient;
 import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.storage.KeyValue;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +50,7 @@ class MoveIntegrationTest {
   void movingEveryReplica_from123_to345_underWritesAndScans_losesNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(5, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(seeds(cluster), Duration.ofSeconds(90))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90))) {
       router.refresh();
       ScanChecker scanner = new ScanChecker(cluster);
       Writers writers = new Writers(cluster, 4);
@@ -96,7 +95,7 @@ class MoveIntegrationTest {
   void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       // Random (incompressible) values: ~2.4 MiB that the store cannot shrink.
       java.util.Random random = new java.util.Random(42);
@@ -132,7 +131,7 @@ class MoveIntegrationTest {
   void aClientWithADescriptorFromBeforeAMove_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(seeds(cluster), Duration.ofSeconds(60))) {
+        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("stale/a", "1");
       MoveClient.Located old = mover.locate(1).orElseThrow();
@@ -180,29 +179,6 @@ class MoveIntegrationTest {
   }
 
   static void awaitSameStores(LocalCluster cluster, List<Integer> nodes) {
-    Await.until(Duration.ofSeconds(30), "replica stores " + nodes + " to converge", () -> {
-      List<KeyValue> first = null;
-      for (int i : nodes) {
-        List<KeyValue> c = cluster.node(i).store().scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false);
-        if (first == null) {
-          first = c;
-        } else if (!same(first, c)) {
-          return false;
-        }
-      }
-      return true;
-    });
-  }
-
-  private static boolean same(List<KeyValue> a, List<KeyValue> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (!a.get(i).key().equals(b.get(i).key()) || !java.util.Arrays.equals(a.get(i).value(), b.get(i).value())) {
-        return false;
-      }
-    }
-    return true;
+    ClusterSteps.awaitSameStores(cluster, "replica stores " + nodes + " to converge", Duration.ofSeconds(30), () -> nodes);
   }
 }

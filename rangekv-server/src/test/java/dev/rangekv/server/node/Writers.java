@@ -8,7 +8,6 @@ import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
-import dev.rangekv.storage.KeyValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,31 +136,14 @@ final class Writers implements AutoCloseable {
   }
 
   void awaitReplicasConverge(Duration timeout) {
-    Await.until(timeout, "replica stores to converge", () -> {
-      List<List<KeyValue>> contents = new ArrayList<>();
+    ClusterSteps.awaitSameStores(cluster, "replica stores to converge", timeout, () -> {
+      List<Integer> running = new ArrayList<>();
       for (int i = 0; i < cluster.size(); i++) {
         if (cluster.isRunning(i)) {
-          contents.add(cluster.node(i).store().scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false));
+          running.add(i);
         }
       }
-      for (List<KeyValue> c : contents) {
-        if (!sameEntries(c, contents.get(0))) {
-          return false;
-        }
-      }
-      return true;
+      return running;
     });
-  }
-
-  private static boolean sameEntries(List<KeyValue> a, List<KeyValue> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (!a.get(i).key().equals(b.get(i).key()) || !java.util.Arrays.equals(a.get(i).value(), b.get(i).value())) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -1,0 +1,58 @@
+package dev.rangekv.server.node;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.storage.KeyValue;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Steps the node integration tests share: a mover on a cluster, waiting for ranges, comparing replica stores. */
+final class ClusterSteps {
+  private ClusterSteps() {}
+
+  /** A mover that reaches {@code cluster} through all its nodes, each call bounded by {@code timeout}. */
+  static MoveClient mover(LocalCluster cluster, Duration timeout) {
+    return new MoveClient(MoveIntegrationTest.seeds(cluster), timeout);
+  }
+
+  /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */
+  static List<RangeDescriptorProto> awaitRanges(TestRouter router, int n) {
+    Await.until(Duration.ofSeconds(30), n + " ranges", () -> {
+      router.refresh();
+      return router.ranges().size() == n;
+    });
+    return router.ranges();
+  }
+
+  /** Waits until the stores of {@code nodes} (looked up at each check) hold identical contents. */
+  static void awaitSameStores(LocalCluster cluster, String what, Duration timeout, Supplier<List<Integer>> nodes) {
+    Await.until(timeout, what, () -> {
+      List<KeyValue> first = null;
+      for (int i : nodes.get()) {
+        List<KeyValue> c = cluster.node(i).store().scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false);
+        if (first == null) {
+          first = c;
+        } else if (!same(first, c)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  private static boolean same(List<KeyValue> a, List<KeyValue> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).key().equals(b.get(i).key()) || !Arrays.equals(a.get(i).value(), b.get(i).value())) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
