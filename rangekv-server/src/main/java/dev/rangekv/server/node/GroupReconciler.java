@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,9 +55,17 @@ final class GroupReconciler {
     executor.scheduleWithFixedDelay(this::reconcileAll, 0, periodMillis, TimeUnit.MILLISECONDS);
   }
 
-  /** Creates {@code rangeId}'s group soon if this node should run it and does not. */
+  /**
+   * Creates {@code rangeId}'s group soon if this node should run it and does not. Called from a state
+   * machine's apply (a split), which must never throw: once the node is closing the executor refuses the
+   * task, and the next start's reconcile creates the group instead.
+   */
   void ensure(long rangeId) {
-    executor.execute(() -> ensureNow(rangeId, 0));
+    try {
+      executor.execute(() -> ensureNow(rangeId, 0));
+    } catch (RejectedExecutionException e) {
+      log.info("node closing: group left to the next start's reconcile rangeId={} nodeId={}", rangeId, nodeId);
+    }
   }
 
   private void reconcileAll() {
