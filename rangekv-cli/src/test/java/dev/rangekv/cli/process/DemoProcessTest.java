@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code rangekv demo --duration 20s} as a subprocess: its output shows splits, moves (replica moves or
+ * {@code rangekv demo --duration 30s} as a subprocess: its output shows splits, moves (replica moves or
  * leadership transfers) and the monotonic-key alert, ends with the summary, and the demo removes its
  * temporary directory. Needs the meta range and controller (issue 6) wired into LocalCluster.
  */
@@ -27,7 +27,7 @@ class DemoProcessTest {
   void demo_showsSplitsMovesAndTheMonotonicAlert_thenCleansUp() throws Exception {
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     try (CliProcess demo = CliProcess.start(dir.resolve("demo.log"), List.of("-Xmx1g", "-Djava.io.tmpdir=" + tmp),
-        List.of("demo", "--duration", "20s", "--nodes", "4"))) {
+        List.of("demo", "--duration", "30s", "--nodes", "4"))) {
       int exit = demo.awaitExit(Duration.ofSeconds(200));
       String out = demo.output();
       assertThat(exit).as(out).isZero();
