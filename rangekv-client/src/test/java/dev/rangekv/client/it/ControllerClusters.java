@@ -4,26 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.key.KeyCodec;
-import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.node.RaftTuning;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shared set-up of the controller integration tests: in-JVM clusters whose meta leader runs the

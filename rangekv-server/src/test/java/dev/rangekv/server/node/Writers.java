@@ -3,7 +3,6 @@ package dev.rangekv.server.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.RangeDescriptorProto;
