@@ -114,17 +114,17 @@ public final class MetaNode implements AutoCloseable {
     this.server = raftServer;
     this.onLeftMeta = onLeftMeta;
     host();
-    heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis(), this::checkStillVoter);
+    heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis(), this::onHeartbeatAnswer);
     heartbeats.start(scheduler);
   }
 
   /**
-   * Remembers where the meta voters are. A node whose meta voter was replaced while it was down reopens a
-   * stale meta replica: once the meta
-   * leader's answer shows this node is no voter, while the replica's own configuration says it is one
-   * (a replica being added has no configuration of its own yet), the replica is removed.
+   * Remembers where the meta voters are, and removes a stale meta replica: a node whose voter was
+   * replaced while it was down reopens one. It goes once the meta leader's answer shows this node is no
+   * voter while the replica's own configuration says it is one (a replica being added has no
+   * configuration of its own yet).
    */
-  private void checkStillVoter(HeartbeatResponse answer) {
+  private void onHeartbeatAnswer(HeartbeatResponse answer) {
     if (answer.getMetaVoterAddressesCount() > 0) {
       learnedVoters = List.copyOf(answer.getMetaVoterAddressesList());
     }
