@@ -41,13 +41,15 @@ public final class MetaVoterPolicy {
     }
     List<String> liveVoters = voters.stream().filter(live::containsKey).toList();
     List<String> dead = voters.stream().filter(v -> !live.containsKey(v)).sorted().toList();
-    List<String> candidates = new ArrayList<>(live.keySet().stream().filter(n -> !voters.contains(n)).toList());
+    List<String> candidates = live.keySet().stream().filter(n -> !voters.contains(n)).toList();
     if (candidates.isEmpty()) {
       return Optional.empty();
     }
     Set<String> covered = new HashSet<>();
     for (String v : liveVoters) {
-      covered.add(live.get(v));
+      if (!live.get(v).isEmpty()) {
+        covered.add(live.get(v));
+      }
     }
     int wanted = Math.min(target, voters.size() + candidates.size());
     wanted -= wanted % 2 == 0 ? 1 : 0;
@@ -71,10 +73,8 @@ public final class MetaVoterPolicy {
 
   /** The candidate in a zone not covered yet (no zone counts as uncovered), then the smallest id. */
   private static String pick(List<String> candidates, Map<String, String> zones, Set<String> covered) {
-    Set<String> taken = new HashSet<>(covered);
-    taken.remove("");
     return candidates.stream()
-        .min(Comparator.<String, Boolean>comparing(c -> taken.contains(zones.get(c))).thenComparing(Comparator.naturalOrder()))
+        .min(Comparator.<String, Boolean>comparing(c -> covered.contains(zones.get(c))).thenComparing(Comparator.naturalOrder()))
         .orElseThrow();
   }
 }

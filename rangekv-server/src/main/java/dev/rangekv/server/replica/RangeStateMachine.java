@@ -124,7 +124,7 @@ public final class RangeStateMachine extends BaseStateMachine {
       TermIndex ti = server.getDivision(getGroupId()).getRaftLog().getTermIndex(index);
       return ti == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ti.getTerm());
     } catch (IOException e) {
-      return java.util.OptionalLong.empty(); // the group is closing: the fetch fails on and Ratis asks again
+      return java.util.OptionalLong.empty(); // the group is closing: the span keeps the stored term
     }
   }
 
