@@ -38,6 +38,8 @@ import java.util.function.Supplier;
  * (plus, after a completed add, the target). Thread-safe.
  */
 public final class MoveClient implements AutoCloseable {
+  /** How long a finished transfer may take to show in the nodes' reports (Ratis' own transfer timeout is 10 s). */
+  static final Duration LEADERSHIP_REPORT_WAIT = Duration.ofSeconds(20);
   private final Supplier<List<String>> seeds;
   private final Duration deadline;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
@@ -107,7 +109,12 @@ public final class MoveClient implements AutoCloseable {
     });
   }
 
-  /** Transfers leadership to {@code nodeId} and waits until the nodes report it. */
+  /**
+   * Transfers leadership to {@code nodeId} and waits until the nodes report it, for at most {@link
+   * #LEADERSHIP_REPORT_WAIT} (or the deadline when shorter): a transfer not seen by then has failed (its
+   * target died, say), and waiting the whole deadline held a controller step thread for minutes while
+   * repairs queued behind it.
+   */
   public void transferLeader(long rangeId, String nodeId) {
     onLeader(rangeId, (loc, stub) -> {
       if (!loc.leaderNodeId().equals(nodeId)) {
@@ -115,7 +122,7 @@ public final class MoveClient implements AutoCloseable {
       }
       return loc.range();
     });
-    long end = System.nanoTime() + deadline.toNanos();
+    long end = System.nanoTime() + Math.min(deadline.toNanos(), LEADERSHIP_REPORT_WAIT.toNanos());
     while (locate(rangeId).map(l -> !l.leaderNodeId().equals(nodeId)).orElse(true)) {
       if (System.nanoTime() > end) {
         throw new IllegalStateException("leadership of range " + rangeId + " did not reach " + nodeId);
