@@ -8,7 +8,6 @@ import dev.rangekv.client.RangeKvException;
 import dev.rangekv.client.RetriesExhaustedException;
 import dev.rangekv.client.UnavailableException;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.WriteId;
 import java.time.Duration;
 import java.util.HashSet;
@@ -143,11 +142,11 @@ public final class Router {
     if (c.op.isWrite() && c.writeId == null) {
       c.writeId = writeIds.next();
     }
-    KvServiceGrpc.KvServiceStub stub;
+    NodeCalls calls;
     CompletableFuture<T> sent;
     try {
-      stub = channels.kv(address).withDeadlineAfter(Math.min(left, attemptTimeoutNanos), TimeUnit.NANOSECONDS);
-      sent = c.op.send(stub, range, c.writeId == null ? null : writeIds.current(c.writeId));
+      calls = channels.calls(address, Math.min(left, attemptTimeoutNanos));
+      sent = c.op.send(calls, range, c.writeId == null ? null : writeIds.current(c.writeId));
     } catch (RuntimeException e) {
       // nothing left this client: a closed client or a bug in building the request
       c.result.completeExceptionally(new UnavailableException(

@@ -14,6 +14,9 @@ import dev.rangekv.proto.DeleteResponse;
 import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
+import dev.rangekv.proto.KvCallResults;
+import dev.rangekv.proto.calls.CallStream;
+import dev.rangekv.proto.KvCalls;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.MultiGetResponse;
@@ -57,6 +60,11 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
     this.proposals = proposals;
     this.limits = limits;
     this.load = load;
+  }
+
+  @Override
+  public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
+    return CallStream.serve(this, out);
   }
 
   @Override
