@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentMap;
  * (group commit; an idle range proposes at once). Each write is admitted on its own before it waits
  * (invariant 4), checked and deduplicated on its own at apply, and gets its own result. No thread
  * waits: proposals chain on the completion of the previous ones. Thread-safe.
+ *
+ * <p>A buffer is a few objects per range this node ever led; it is kept for the node's life.
  */
 public final class ProposalBuffers {
   private final RaftGateway gateway;
@@ -79,15 +81,6 @@ public final class ProposalBuffers {
       propose(buffer, batch);
     }
     return pending.result();
-  }
-
-  /** Forgets the buffer of a range this node no longer holds (its waiting writes still finish). */
-  public void forget(long rangeId) {
-    buffers.computeIfPresent(rangeId, (id, b) -> {
-      synchronized (b) {
-        return b.queue.isIdle() ? null : b;
-      }
-    });
   }
 
   private void propose(Buffer buffer, List<Pending> batch) {
