@@ -2,7 +2,7 @@ package dev.rangekv.client;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.client.routing.CacheFold;
-import dev.rangekv.client.routing.NodeChannels;
+import dev.rangekv.client.routing.NodeCalls;
 import dev.rangekv.client.routing.RangeOp;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
@@ -13,7 +13,6 @@ import dev.rangekv.proto.CompareAndSetRequest;
 import dev.rangekv.proto.DeleteRangeRequest;
 import dev.rangekv.proto.DeleteRequest;
 import dev.rangekv.proto.GetRequest;
-import dev.rangekv.proto.KvServiceGrpc.KvServiceStub;
 import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.MultiGetResponse;
 import dev.rangekv.proto.PutRequest;
@@ -46,7 +45,7 @@ final class KvOps {
 
   /** How an op sends one attempt, given the header of the range it was routed to. */
   interface Sender<T> {
-    CompletableFuture<T> send(KvServiceStub stub, RangeHeader header, WriteId id);
+    CompletableFuture<T> send(NodeCalls calls, RangeHeader header, WriteId id);
   }
 
   /**
@@ -61,8 +60,8 @@ final class KvOps {
     }
 
     @Override
-    public CompletableFuture<T> send(KvServiceStub stub, RangeDescriptor r, WriteId id) {
-      return sender.send(stub, header(r), id);
+    public CompletableFuture<T> send(NodeCalls calls, RangeDescriptor r, WriteId id) {
+      return sender.send(calls, header(r), id);
     }
 
     @Override
@@ -83,31 +82,30 @@ final class KvOps {
   }
 
   static RangeOp<Optional<byte[]>> get(Key key) {
-    return onKey("get", key, false, (stub, h, id) -> NodeChannels.unary(stub::get,
-            GetRequest.newBuilder().setHeader(h).setKey(ProtoValues.bytes(key)).build())
+    return onKey("get", key, false, (calls, h, id) -> calls.get(GetRequest.newBuilder().setHeader(h).setKey(ProtoValues.bytes(key)).build())
         .thenApply(resp -> resp.getFound() ? Optional.of(resp.getValue().toByteArray()) : Optional.empty()));
   }
 
   static RangeOp<Void> put(Key key, ByteString value) {
-    return onKey("put", key, true, (stub, h, id) -> NodeChannels.unary(stub::put, PutRequest.newBuilder()
+    return onKey("put", key, true, (calls, h, id) -> calls.put(PutRequest.newBuilder()
         .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).setValue(value).build()).thenApply(resp -> null));
   }
 
   static RangeOp<Void> delete(Key key) {
-    return onKey("delete", key, true, (stub, h, id) -> NodeChannels.unary(stub::delete, DeleteRequest.newBuilder()
+    return onKey("delete", key, true, (calls, h, id) -> calls.delete(DeleteRequest.newBuilder()
         .setHeader(h).setWriteId(id).setKey(ProtoValues.bytes(key)).build()).thenApply(resp -> null));
   }
 
   /** Compare-and-set; an empty {@code newValue} deletes the key on success. */
   static RangeOp<CasResult> cas(Key key, Optional<ByteString> expected, Optional<ByteString> newValue) {
-    return onKey("compareAndSet", key, true, (stub, h, id) -> {
+    return onKey("compareAndSet", key, true, (calls, h, id) -> {
       CompareAndSetRequest.Builder b = CompareAndSetRequest.newBuilder().setHeader(h).setWriteId(id)
           .setKey(ProtoValues.bytes(key))
           .setExpectAbsent(expected.isEmpty())
           .setDeleteOnSuccess(newValue.isEmpty());
       expected.ifPresent(b::setExpectedValue);
       newValue.ifPresent(b::setNewValue);
-      return NodeChannels.unary(stub::compareAndSet, b.build()).thenApply(resp -> new CasResult(resp.getSucceeded(),
+      return calls.compareAndSet(b.build()).thenApply(resp -> new CasResult(resp.getSucceeded(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
     });
   }
@@ -117,23 +115,23 @@ final class KvOps {
     Key first = keys.get(0);
     Key last = keys.get(keys.size() - 1);
     return onSpan(first, RangeEnd.at(last.successor()), false,
-        () -> "batchGet keys=" + keys.size() + " first=" + first + " last=" + last, (stub, h, id) -> {
+        () -> "batchGet keys=" + keys.size() + " first=" + first + " last=" + last, (calls, h, id) -> {
           MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setHeader(h);
           for (Key k : keys) {
             b.addKeys(ProtoValues.bytes(k));
           }
-          return NodeChannels.unary(stub::multiGet, b.build());
+          return calls.multiGet(b.build());
         });
   }
 
   /** An atomic batch spanning {@code [lo, hi)}. */
   static RangeOp<BatchResult> batch(List<BatchOp> ops, Key lo, RangeEnd hi) {
-    return onSpan(lo, hi, true, () -> "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi, (stub, h, id) -> {
+    return onSpan(lo, hi, true, () -> "atomicBatch ops=" + ops.size() + " lo=" + lo + " hi=" + hi, (calls, h, id) -> {
       BatchRequest.Builder b = BatchRequest.newBuilder().setHeader(h).setWriteId(id);
       for (BatchOp op : ops) {
         b.addMutations(op.toProto());
       }
-      return NodeChannels.unary(stub::batch, b.build()).thenApply(resp -> new BatchResult(resp.getSucceeded(),
+      return calls.batch(b.build()).thenApply(resp -> new BatchResult(resp.getSucceeded(),
           resp.getSucceeded() ? -1 : resp.getFailedCheckIndex(),
           !resp.getSucceeded() && resp.getCurrentFound() ? resp.getCurrentValue().toByteArray() : null));
     });
@@ -141,8 +139,7 @@ final class KvOps {
 
   /** One piece of a delete-range, inside one range. */
   static RangeOp<Void> deleteRange(Key lo, RangeEnd hi) {
-    return onSpan(lo, hi, true, () -> "deleteRange lo=" + lo + " hi=" + hi, (stub, h, id) -> NodeChannels.unary(
-        stub::deleteRange, DeleteRangeRequest.newBuilder().setHeader(h).setWriteId(id).setLo(ProtoValues.bytes(lo))
+    return onSpan(lo, hi, true, () -> "deleteRange lo=" + lo + " hi=" + hi, (calls, h, id) -> calls.deleteRange(DeleteRangeRequest.newBuilder().setHeader(h).setWriteId(id).setLo(ProtoValues.bytes(lo))
             .setHi(ProtoValues.endBytes(hi)).setHiInfinite(hi.isInfinite()).build()).thenApply(resp -> null));
   }
 }

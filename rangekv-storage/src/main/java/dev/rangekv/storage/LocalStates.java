@@ -52,6 +52,16 @@ final class LocalStates {
     return out;
   }
 
+  static List<Map.Entry<String, byte[]>> scanFields(RocksHandles rocks, long rangeId, String fromField, String toField) {
+    Key lo = Key.of(LocalStateCodec.fieldKey(rangeId, fromField));
+    RangeEnd hi = RangeEnd.at(Key.of(LocalStateCodec.fieldKey(rangeId, toField)));
+    List<Map.Entry<String, byte[]>> out = new ArrayList<>();
+    for (KeyValue kv : SpanReader.scan(rocks.db, rocks.local, null, lo, hi, Integer.MAX_VALUE, false)) {
+      out.add(new AbstractMap.SimpleImmutableEntry<>(LocalStateCodec.fieldOf(kv.key().toByteArray()), kv.value()));
+    }
+    return out;
+  }
+
   /** Deletes descriptor, applied record and every field of the range, durably, in one batch. */
   static void delete(RocksHandles rocks, long rangeId) {
     Key fields = Key.of(LocalStateCodec.fieldKey(rangeId, ""));

@@ -199,6 +199,11 @@ public final class NodeStore implements AutoCloseable {
     return guarded(() -> LocalStates.scanFields(rocks, rangeId, fieldPrefix));
   }
 
+  /** The range's fields named in {@code [fromField, toField)} (UTF-8 byte order), by field name. */
+  public List<Map.Entry<String, byte[]>> localScan(long rangeId, String fromField, String toField) {
+    return guarded(() -> LocalStates.scanFields(rocks, rangeId, fromField, toField));
+  }
+
   /** Deletes the range's descriptor, applied index and every field (durably). */
   public void deleteRangeLocalState(long rangeId) throws StoreException {
     guarded(() -> {

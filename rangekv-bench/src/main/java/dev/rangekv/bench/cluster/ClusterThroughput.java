@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Replicated write and read throughput of a 3-node in-JVM cluster (replication 3) with 16-byte keys
  * and 100-byte values, closed loop: {@code threads} clients each with one request in flight, sent
- * straight to the range's leader. Usage: {@code ClusterThroughput <ranges> <threads> <seconds> [unsafe-flush]}.
+ * straight to the range's leader. Usage: {@code ClusterThroughput <ranges> <threads> <seconds> [unsafe-flush|fsync]
+ * [warmup-seconds]}: the warm-up runs writes then reads, unmeasured, so the JIT has compiled the path. Each
+ * phase also reports the machine's CPU time per operation (all processes, from /proc/stat).
  */
 public final class ClusterThroughput {
   private static final long KEY_SPACE = 10_000_000_000_000_000L; // 16 decimal digits
@@ -35,6 +37,7 @@ public final class ClusterThroughput {
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 16;
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     boolean unsafeFlush = args.length > 3 && args[3].equals("unsafe-flush");
+    int warmup = args.length > 4 ? Integer.parseInt(args[4]) : 0;
     Path dir = Files.createTempDirectory("rangekv-bench");
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.defaults().withUnsafeFlush(unsafeFlush));
         BenchCluster bench = new BenchCluster(cluster)) {
@@ -46,6 +49,11 @@ public final class ClusterThroughput {
       bench.split(splits);
       System.out.printf("cluster ready: nodes=3 replication=3 ranges=%d threads=%d seconds=%d raftLogFsync=%s%n",
           bench.ranges.size(), threads, seconds, unsafeFlush ? "async (unsafe-flush)" : "before ack");
+      if (warmup > 0) {
+        run(bench, threads, warmup, true);
+        run(bench, threads, warmup, false);
+        System.out.printf("warm-up done: %d s of writes, %d s of reads%n", warmup, warmup);
+      }
       report("write", run(bench, threads, seconds, true));
       report("read", run(bench, threads, seconds, false));
     } finally {
@@ -57,7 +65,23 @@ public final class ClusterThroughput {
     return String.format("%016d", n);
   }
 
-  private record Result(long ops, long errors, double seconds, long[] latenciesMicros) {}
+  private record Result(long ops, long errors, double seconds, long[] latenciesMicros, double cpuMillis) {}
+
+  /** Busy CPU time of the whole machine so far, in ms (all cores; /proc/stat, USER_HZ = 100). */
+  static double machineCpuMillis() {
+    try {
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long busy = 0;
+      for (int i = 1; i < f.length && i <= 8; i++) {
+        if (i != 4 && i != 5) { // idle, iowait
+          busy += Long.parseLong(f[i]);
+        }
+      }
+      return busy * 10.0;
+    } catch (java.io.IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
 
   private static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
     AtomicLong errors = new AtomicLong();
@@ -68,6 +92,7 @@ public final class ClusterThroughput {
     ByteString value = ByteString.copyFrom(new byte[100]);
     long[] counts = new long[threads];
     long t0 = System.nanoTime();
+    double cpu0 = machineCpuMillis();
     for (int t = 0; t < threads; t++) {
       int id = t;
       long[] lat = new long[1 << 20];
@@ -112,6 +137,7 @@ public final class ClusterThroughput {
       w.join();
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
+    double cpu = machineCpuMillis() - cpu0;
     long total = Arrays.stream(counts).sum();
     long[] all = new long[(int) Math.min(total, Integer.MAX_VALUE - 8)];
     int pos = 0;
@@ -122,14 +148,15 @@ public final class ClusterThroughput {
     }
     long[] lat = Arrays.copyOf(all, pos);
     Arrays.sort(lat);
-    return new Result(total, errors.get(), elapsed, lat);
+    return new Result(total, errors.get(), elapsed, lat, cpu);
   }
 
   private static void report(String what, Result r) {
     long[] l = r.latenciesMicros();
-    System.out.printf("%s: ops=%d errors=%d seconds=%.1f throughput=%.0f ops/s latency_us p50=%d p99=%d max=%d%n",
+    System.out.printf("%s: ops=%d errors=%d seconds=%.1f throughput=%.0f ops/s latency_us p50=%d p99=%d max=%d"
+            + " machine_cpu_ms_per_op=%.3f%n",
         what, r.ops(), r.errors(), r.seconds(), r.ops() / r.seconds(),
-        pct(l, 0.50), pct(l, 0.99), l.length == 0 ? 0 : l[l.length - 1]);
+        pct(l, 0.50), pct(l, 0.99), l.length == 0 ? 0 : l[l.length - 1], r.cpuMillis() / Math.max(1, r.ops()));
     errorKinds.forEach((k, n) -> System.out.printf("  error x%d %s%n", n, k));
   }
 

@@ -18,10 +18,17 @@ import java.util.function.BiConsumer;
  */
 public final class NodeChannels implements AutoCloseable {
   private final ConcurrentMap<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, CallMux> calls = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public KvServiceGrpc.KvServiceStub kv(String address) {
     return KvServiceGrpc.newStub(channel(address));
+  }
+
+  /** KV calls to the node at {@code address} on its shared call stream, each with {@code timeoutNanos}. */
+  public NodeCalls calls(String address, long timeoutNanos) {
+    ManagedChannel ch = channel(address);
+    return new NodeCalls(calls.computeIfAbsent(address, a -> new CallMux(ch)), timeoutNanos);
   }
 
   public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
@@ -63,6 +70,7 @@ public final class NodeChannels implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    calls.values().forEach(CallMux::close);
     for (ManagedChannel c : channels.values()) {
       c.shutdownNow();
     }

@@ -2,7 +2,6 @@ package dev.rangekv.client.routing;
 
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
-import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.WriteId;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +24,7 @@ public interface RangeOp<T> {
   Optional<RangeDescriptor> target(RangeMap map);
 
   /** Sends one attempt to {@code range} (its header names the range's id and generation). */
-  CompletableFuture<T> send(KvServiceGrpc.KvServiceStub stub, RangeDescriptor range, WriteId writeId);
+  CompletableFuture<T> send(NodeCalls calls, RangeDescriptor range, WriteId writeId);
 
   /** Fixed text plus key=value context for error messages, e.g. {@code put key="a"}. */
   String describe();

@@ -8,7 +8,6 @@ import dev.rangekv.client.RangeKvException;
 import dev.rangekv.client.RetriesExhaustedException;
 import dev.rangekv.client.UnavailableException;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.WriteId;
 import java.time.Duration;
 import java.util.HashSet;
@@ -70,6 +69,11 @@ public final class Router {
   /** As {@link #execute(RangeOp, long)}, for a part of a re-planned op that already used attempts. */
   public <T> CompletableFuture<T> execute(RangeOp<T> op, long deadlineNanos, int attemptsUsed) {
     Call<T> c = new Call<>(op, deadlineNanos, attemptsUsed);
+    c.result.whenComplete((v, e) -> {
+      if (c.writeId != null) {
+        writeIds.finish(c.writeId); // this call never sends it again: nodes may forget it
+      }
+    });
     attempt(c);
     return c.result;
   }
@@ -138,11 +142,11 @@ public final class Router {
     if (c.op.isWrite() && c.writeId == null) {
       c.writeId = writeIds.next();
     }
-    KvServiceGrpc.KvServiceStub stub;
+    NodeCalls calls;
     CompletableFuture<T> sent;
     try {
-      stub = channels.kv(address).withDeadlineAfter(Math.min(left, attemptTimeoutNanos), TimeUnit.NANOSECONDS);
-      sent = c.op.send(stub, range, c.writeId);
+      calls = channels.calls(address, Math.min(left, attemptTimeoutNanos));
+      sent = c.op.send(calls, range, c.writeId == null ? null : writeIds.current(c.writeId));
     } catch (RuntimeException e) {
       // nothing left this client: a closed client or a bug in building the request
       c.result.completeExceptionally(new UnavailableException(
@@ -197,6 +201,7 @@ public final class Router {
         return;
       }
       if (d.freshWriteId()) {
+        writeIds.finish(c.writeId); // refused without applying: never sent again
         c.writeId = writeIds.next();
       }
       long backoff = d.backoffNanos();

@@ -8,7 +8,7 @@ import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
 import dev.rangekv.proto.KeyValueProto;
-import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.client.routing.NodeCalls;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.ScanRequest;
 import dev.rangekv.proto.ScanResponse;
@@ -77,7 +77,7 @@ public final class Scanner {
     }
 
     @Override
-    public CompletableFuture<Page> send(KvServiceGrpc.KvServiceStub stub, RangeDescriptor range, WriteId writeId) {
+    public CompletableFuture<Page> send(NodeCalls calls, RangeDescriptor range, WriteId writeId) {
       Key lo = state.pieceLo(range);
       RangeEnd hi = state.pieceHi(range);
       ScanRequest request = ScanRequest.newBuilder()
@@ -88,7 +88,7 @@ public final class Scanner {
           .setLimit(limit)
           .setReverse(state.reverse())
           .build();
-      return dev.rangekv.client.routing.NodeChannels.unary(stub::scan, request).thenApply(r -> toPage(r, lo, hi));
+      return calls.scan(request).thenApply(r -> toPage(r, lo, hi));
     }
 
     private Page toPage(ScanResponse response, Key lo, RangeEnd hi) {

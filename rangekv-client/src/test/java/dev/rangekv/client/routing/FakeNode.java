@@ -3,7 +3,10 @@ package dev.rangekv.client.routing;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
+import dev.rangekv.proto.KvCallResults;
+import dev.rangekv.proto.KvCalls;
 import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
@@ -38,6 +41,11 @@ final class FakeNode implements AutoCloseable {
   FakeNode() throws IOException {
     server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
         .addService(new KvServiceGrpc.KvServiceImplBase() {
+          @Override
+          public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
+            return CallStream.serve(this, out);
+          }
+
           @Override
           public void put(PutRequest request, StreamObserver<PutResponse> out) {
             puts.add(request);

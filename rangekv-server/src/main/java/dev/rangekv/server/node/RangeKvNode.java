@@ -4,6 +4,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.meta.MetaNode;
@@ -24,6 +25,7 @@ import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
 import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
+import dev.rangekv.server.rpc.ProposalBuffers;
 import dev.rangekv.server.rpc.RaftGateway;
 import dev.rangekv.server.split.SplitApplier;
 import dev.rangekv.server.stats.HeartbeatBuilder;
@@ -66,6 +68,8 @@ public final class RangeKvNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RangeKvNode.class);
   /** How often stored range records are reconciled with running groups. */
   static final long RECONCILE_MILLIS = 5_000;
+  /** KV handler threads: enough to keep both cores busy while one waits on a Raft monitor. */
+  static final int KV_THREADS = 4;
 
   private final NodeConfig config;
   private final NodeStore store;
@@ -76,6 +80,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final Server grpcServer;
   private final NodeChannels channels = new NodeChannels();
   private final ExecutorService moveExecutor;
+  /** Runs the KV handlers, which never block (they hand work to Ratis and reply from its callbacks). */
+  private final ExecutorService kvExecutor;
   private final SpanCompactor compactor;
   private final MetaNode meta;
   private final RaftGateway gateway;
@@ -128,6 +134,12 @@ public final class RangeKvNode implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    java.util.concurrent.atomic.AtomicInteger kvThreads = new java.util.concurrent.atomic.AtomicInteger();
+    this.kvExecutor = Executors.newFixedThreadPool(KV_THREADS, r -> {
+      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-kv-" + kvThreads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     Path transfers = config.dataDir().resolve("transfers");
     deleteTree(transfers);
     MoveOptions moveOptions = MoveOptions.defaults();
@@ -141,10 +153,17 @@ public final class RangeKvNode implements AutoCloseable {
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
         config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
-        .addService(new KvServiceImpl(gateway, limits, load))
+        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
+        // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default
+        .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
+          @Override
+          public <Q, R> java.util.concurrent.Executor getExecutor(io.grpc.ServerCall<Q, R> call, io.grpc.Metadata headers) {
+            return call.getMethodDescriptor().getServiceName().equals(KvServiceGrpc.SERVICE_NAME) ? kvExecutor : null;
+          }
+        })
         .maxInboundMessageSize(8 << 20)
         .build()
         .start();
@@ -320,6 +339,7 @@ public final class RangeKvNode implements AutoCloseable {
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
     moveExecutor.shutdownNow();
+    kvExecutor.shutdownNow();
     channels.close();
     try {
       raftServer.close();

@@ -1,7 +1,6 @@
 package dev.rangekv.server.replica;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
@@ -13,54 +12,44 @@ import dev.rangekv.proto.Mutation;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.CommandResult;
-import dev.rangekv.proto.replica.DedupeRecord;
-import dev.rangekv.proto.replica.RangeCommand;
-import dev.rangekv.storage.NodeStore;
-import dev.rangekv.storage.WriteBatchBuilder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Applies one client write command of a range into a write batch: dedupe lookup, the batch's checks
- * against the store's current state (all checks first, then every mutation in order, or none), and the
- * dedupe record. Deterministic given the store's state of this range, which only applied entries of
- * this range change. Splits are applied by {@code split.SplitApplier}.
+ * Applies one client write of a range into an entry's batch: dedupe lookup, the write's checks against
+ * the current state (the store plus earlier writes of the same entry; all checks first, then every
+ * mutation in order, or none), and the dedupe record. Deterministic given the store's state of this
+ * range, which only applied entries of this range change. Splits are applied by {@code split.SplitApplier}.
  */
 public final class CommandApplier {
   private CommandApplier() {}
 
-  /** Applies the write {@code cmd} (already validated against the bounds) into {@code batch}. */
-  public static CommandResult applyWrite(NodeStore store, long rangeId, RangeCommand cmd, WriteBatchBuilder batch) {
-    boolean tracked = cmd.hasWriteId() && !cmd.getWriteId().getClientId().isEmpty();
-    String field = tracked ? DedupeTable.field(cmd.getWriteId().getClientId()) : null;
-    DedupeRecord record = DedupeRecord.getDefaultInstance();
+  /** Applies {@code write} (already validated against the bounds) into {@code batch}. */
+  static CommandResult applyWrite(EntryBatch batch, BatchRequest write) {
+    boolean tracked = write.hasWriteId() && DedupeTable.tracked(write.getWriteId());
     if (tracked) {
-      record = store.localGet(rangeId, field).map(CommandApplier::parseRecord).orElse(record);
-      Optional<CommandResult> seen = DedupeTable.seen(record, cmd.getWriteId().getRequestId());
+      Optional<CommandResult> seen = DedupeTable.seen(batch, write.getWriteId());
       if (seen.isPresent()) {
         return seen.get();
       }
     }
-    CommandResult result = CommandResult.newBuilder().setBatch(applyBatch(store, cmd.getBatch(), batch)).build();
+    CommandResult result = CommandResult.newBuilder().setBatch(applyBatch(batch, write)).build();
     if (tracked) {
-      DedupeRecord next = DedupeTable.add(record, cmd.getWriteId().getRequestId(), result);
-      batch.localPut(rangeId, field, next.toByteArray());
+      DedupeTable.record(batch, write.getWriteId(), result);
     }
     return result;
   }
 
-  static BatchResponse applyBatch(NodeStore store, BatchRequest request, WriteBatchBuilder batch) {
+  static BatchResponse applyBatch(EntryBatch batch, BatchRequest request) {
     for (int i = 0; i < request.getMutationsCount(); i++) {
       Mutation m = request.getMutations(i);
       if (m.hasCheck()) {
         Condition c = m.getCheck();
-        Optional<byte[]> current = store.get(ProtoValues.key(c.getKey()));
-        boolean holds =
-            c.getExpectAbsent()
-                ? current.isEmpty()
-                : current.isPresent() && Arrays.equals(current.get(), c.getExpectedValue().toByteArray());
+        Optional<byte[]> current = batch.get(ProtoValues.key(c.getKey()));
+        boolean holds = c.getExpectAbsent()
+            ? current.isEmpty()
+            : current.isPresent() && c.getExpectedValue().equals(UnsafeByteOperations.unsafeWrap(current.get()));
         if (!holds) {
           return BatchResponse.newBuilder()
               .setSucceeded(false)
@@ -77,8 +66,7 @@ public final class CommandApplier {
         case DELETE -> batch.delete(ProtoValues.key(m.getDelete()));
         case DELETE_RANGE -> {
           DeleteRangeSpan s = m.getDeleteRange();
-          Key lo = ProtoValues.key(s.getLo());
-          batch.deleteRange(lo, ProtoValues.end(s.getHi(), s.getHiInfinite()));
+          batch.deleteRange(ProtoValues.key(s.getLo()), ProtoValues.end(s.getHi(), s.getHiInfinite()));
         }
         case CHECK, OP_NOT_SET -> {
           // checks were evaluated above; an empty mutation is refused by RangeChecks
@@ -91,13 +79,10 @@ public final class CommandApplier {
   /** A span a write deleted with a range delete. */
   public record Span(Key lo, RangeEnd hi) {}
 
-  /** The spans {@code cmd}'s batch deletes with range deletes (their space is reclaimed only by compaction). */
-  public static List<Span> deletedSpans(RangeCommand cmd) {
-    if (!cmd.hasBatch()) {
-      return List.of();
-    }
+  /** The spans {@code write} deletes with range deletes (their space is reclaimed only by compaction). */
+  static List<Span> deletedSpans(BatchRequest write) {
     List<Span> out = new ArrayList<>();
-    for (Mutation m : cmd.getBatch().getMutationsList()) {
+    for (Mutation m : write.getMutationsList()) {
       if (m.hasDeleteRange()) {
         DeleteRangeSpan s = m.getDeleteRange();
         out.add(new Span(ProtoValues.key(s.getLo()), ProtoValues.end(s.getHi(), s.getHiInfinite())));
@@ -109,13 +94,5 @@ public final class CommandApplier {
   /** A refusal as a reply: deterministic, so every replica "applies" it the same way (no write). */
   public static CommandResult refusal(RangeKvError error) {
     return CommandResult.newBuilder().setError(error).build();
-  }
-
-  private static DedupeRecord parseRecord(byte[] bytes) {
-    try {
-      return DedupeRecord.parseFrom(bytes);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("corrupt dedupe record: " + e.getMessage(), e);
-    }
   }
 }

@@ -1,70 +1,130 @@
 package dev.rangekv.server.replica;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.proto.DuplicateTooOld;
 import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.replica.CommandResult;
-import dev.rangekv.proto.replica.DedupeEntry;
-import dev.rangekv.proto.replica.DedupeRecord;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.nio.ByteBuffer;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * At-most-once application of client writes across leader changes and restarts: per range and client,
- * the results of the last {@link #WINDOW} applied request ids, stored in the range's local state in the
- * same write batch as the write. Ratis' in-memory retry cache covers the common case; this covers the
- * rest. Pure functions over {@link DedupeRecord}s.
+ * At-most-once application of client writes across leader changes, restarts, splits and merges: per
+ * range, one small record per applied (client id, request id) holding its result, written in the same
+ * batch as the write, and per client a floor below which ids are forgotten. A write costs one lookup
+ * and one put whatever the number of remembered ids. Clients carry a low-water mark on every write
+ * (every id below it has finished and will never be retried); the floor follows it in steps of {@link
+ * #TRIM_STEP}, deleting the records passed. A client that sends no mark keeps the last {@link
+ * #DEFAULT_WINDOW} ids. Functions of the entry's batch view only, so every replica decides alike.
+ *
+ * <p>Field names: {@code dedupe/<client hex>/<request id, 16 hex digits>} for records (sorted by id),
+ * {@code dedupe/<client hex>.floor} for the floor; both under {@link #PREFIX}, which splits copy to the
+ * child and merges fold into the left range.
  */
 public final class DedupeTable {
-  /** Request ids remembered per client and range. */
-  public static final int WINDOW = 64;
-
-  /** Local-state field prefix of dedupe records. */
+  /** Local-state field prefix of every dedupe field. */
   public static final String PREFIX = "dedupe/";
+
+  /** Request ids remembered per client and range for a client that sends no low-water mark. */
+  public static final long DEFAULT_WINDOW = 1024;
+
+  /** The floor moves in steps of at least this many ids, so a trim is rare and deletes many records. */
+  public static final long TRIM_STEP = 64;
+
+  private static final String FLOOR_SUFFIX = ".floor";
 
   private DedupeTable() {}
 
-  public static String field(ByteString clientId) {
+  static String clientPart(ByteString clientId) {
     return PREFIX + HexFormat.of().formatHex(clientId.toByteArray());
   }
 
+  static String recordField(ByteString clientId, long requestId) {
+    return clientPart(clientId) + "/" + idHex(requestId);
+  }
+
+  static String floorField(ByteString clientId) {
+    return clientPart(clientId) + FLOOR_SUFFIX;
+  }
+
+  /** True for a client's floor field (merged by maximum); false for a record (merged by union). */
+  public static boolean isFloorField(String field) {
+    return field.startsWith(PREFIX) && field.endsWith(FLOOR_SUFFIX);
+  }
+
+  /** The larger of two stored floors. */
+  public static byte[] maxFloor(byte[] a, byte[] b) {
+    return decodeFloor(a) >= decodeFloor(b) ? a : b;
+  }
+
+  /** True when {@code id} carries a client id: only such writes are deduplicated. */
+  static boolean tracked(WriteId id) {
+    return !id.getClientId().isEmpty();
+  }
+
   /**
-   * The reply for a request already seen: its recorded result, or {@code DUPLICATE_TOO_OLD} when it is
-   * older than the window. Empty for a new request.
+   * The reply for a write already applied: its recorded result, or {@code DUPLICATE_TOO_OLD} when its id
+   * is below the client's floor (forgotten: its outcome is unknown). Empty for a new write.
    */
-  public static Optional<CommandResult> seen(DedupeRecord record, long requestId) {
-    for (DedupeEntry e : record.getEntriesList()) {
-      if (e.getRequestId() == requestId) {
-        return Optional.of(e.getResult());
-      }
+  static Optional<CommandResult> seen(EntryBatch view, WriteId id) {
+    Optional<byte[]> record = view.localGet(recordField(id.getClientId(), id.getRequestId()));
+    if (record.isPresent()) {
+      return Optional.of(parse(record.get()));
     }
-    if (requestId <= record.getFloor()) {
-      RangeKvError error =
-          RangeKvError.newBuilder()
-              .setDuplicateTooOld(DuplicateTooOld.newBuilder().setRequestId(requestId))
-              .setMessage("request " + requestId + " is older than the dedupe window; its outcome is unknown")
-              .build();
+    if (id.getRequestId() < floor(view, id.getClientId())) {
+      RangeKvError error = RangeKvError.newBuilder()
+          .setDuplicateTooOld(DuplicateTooOld.newBuilder().setRequestId(id.getRequestId()))
+          .setMessage("request " + id.getRequestId() + " is older than the dedupe window; its outcome is unknown")
+          .build();
       return Optional.of(CommandResult.newBuilder().setError(error).build());
     }
     return Optional.empty();
   }
 
-  /** {@code record} plus {@code requestId -> result}, trimmed to the window (large values dropped). */
-  public static DedupeRecord add(DedupeRecord record, long requestId, CommandResult result) {
-    CommandResult slim =
-        result.hasBatch() && !result.getBatch().getCurrentValue().isEmpty()
-            ? result.toBuilder().setBatch(result.getBatch().toBuilder().clearCurrentValue()).build()
-            : result;
-    List<DedupeEntry> entries = new ArrayList<>(record.getEntriesList());
-    entries.add(DedupeEntry.newBuilder().setRequestId(requestId).setResult(slim).build());
-    entries.sort(Comparator.comparingLong(DedupeEntry::getRequestId));
-    long floor = record.getFloor();
-    while (entries.size() > WINDOW) {
-      floor = Math.max(floor, entries.remove(0).getRequestId());
+  /** Records {@code result} for {@code id} and, when the client's low-water mark moved far enough, trims. */
+  static void record(EntryBatch view, WriteId id, CommandResult result) {
+    CommandResult slim = result.hasBatch() && !result.getBatch().getCurrentValue().isEmpty()
+        ? result.toBuilder().setBatch(result.getBatch().toBuilder().clearCurrentValue()).build()
+        : result;
+    ByteString client = id.getClientId();
+    view.localPut(recordField(client, id.getRequestId()), slim.toByteArray());
+    long lowWater = Math.min(id.getRequestId(),
+        Math.max(id.getLowWater(), id.getRequestId() - DEFAULT_WINDOW));
+    long floor = floor(view, client);
+    if (lowWater - floor >= TRIM_STEP) {
+      for (String field : view.localFields(recordField(client, floor), recordField(client, lowWater))) {
+        view.localDelete(field);
+      }
+      view.localPut(floorField(client), encodeFloor(lowWater));
     }
-    return DedupeRecord.newBuilder().setFloor(floor).addAllEntries(entries).build();
+  }
+
+  static long floor(EntryBatch view, ByteString clientId) {
+    return view.localGet(floorField(clientId)).map(DedupeTable::decodeFloor).orElse(0L);
+  }
+
+  private static String idHex(long requestId) {
+    return String.format("%016x", requestId);
+  }
+
+  private static byte[] encodeFloor(long floor) {
+    return ByteBuffer.allocate(8).putLong(floor).array();
+  }
+
+  private static long decodeFloor(byte[] bytes) {
+    if (bytes.length != 8) {
+      throw new IllegalStateException("corrupt dedupe floor: " + bytes.length + " bytes");
+    }
+    return ByteBuffer.wrap(bytes).getLong();
+  }
+
+  private static CommandResult parse(byte[] bytes) {
+    try {
+      return CommandResult.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt dedupe record: " + e.getMessage(), e);
+    }
   }
 }

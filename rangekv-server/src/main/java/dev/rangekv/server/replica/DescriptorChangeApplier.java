@@ -1,11 +1,8 @@
 package dev.rangekv.server.replica;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.CommandResult;
-import dev.rangekv.proto.replica.DedupeEntry;
-import dev.rangekv.proto.replica.DedupeRecord;
 import dev.rangekv.proto.replica.FreezeCommand;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
@@ -15,11 +12,9 @@ import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The apply step of the descriptor changes of moves and merges, each into one synced batch with the
@@ -88,34 +83,19 @@ public final class DescriptorChangeApplier {
         outcome.result().toBuilder().setAppliedIndex(index).build());
   }
 
-  /** A write acknowledged by the right range and retried against the merged range applies once. */
-  private static void mergeDedupe(NodeStore store, long left, long right, WriteBatchBuilder batch) {
+  /**
+   * A write acknowledged by the right range and retried against the merged range applies once: the
+   * left range takes every record of the right one it lacks, and for each client the higher floor.
+   */
+  static void mergeDedupe(NodeStore store, long left, long right, WriteBatchBuilder batch) {
     for (Map.Entry<String, byte[]> e : store.localScan(right, DedupeTable.PREFIX)) {
-      DedupeRecord theirs = parse(e.getValue());
-      DedupeRecord merged = store.localGet(left, e.getKey()).map(DescriptorChangeApplier::parse)
-          .map(ours -> union(ours, theirs)).orElse(theirs);
-      batch.localPut(left, e.getKey(), merged.toByteArray());
+      Optional<byte[]> ours = store.localGet(left, e.getKey());
+      if (DedupeTable.isFloorField(e.getKey())) {
+        batch.localPut(left, e.getKey(), ours.map(o -> DedupeTable.maxFloor(o, e.getValue())).orElse(e.getValue()));
+      } else if (ours.isEmpty()) {
+        batch.localPut(left, e.getKey(), e.getValue());
+      }
     }
   }
 
-  static DedupeRecord union(DedupeRecord a, DedupeRecord b) {
-    Map<Long, DedupeEntry> byId = new LinkedHashMap<>();
-    a.getEntriesList().forEach(x -> byId.put(x.getRequestId(), x));
-    b.getEntriesList().forEach(x -> byId.putIfAbsent(x.getRequestId(), x));
-    List<DedupeEntry> entries = new ArrayList<>(byId.values());
-    entries.sort(Comparator.comparingLong(DedupeEntry::getRequestId));
-    long floor = Math.max(a.getFloor(), b.getFloor());
-    while (entries.size() > DedupeTable.WINDOW) {
-      floor = Math.max(floor, entries.remove(0).getRequestId());
-    }
-    return DedupeRecord.newBuilder().setFloor(floor).addAllEntries(entries).build();
-  }
-
-  private static DedupeRecord parse(byte[] bytes) {
-    try {
-      return DedupeRecord.parseFrom(bytes);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("corrupt dedupe record: " + e.getMessage(), e);
-    }
-  }
 }

@@ -21,8 +21,14 @@ import java.util.Optional;
 public final class RangeChecks {
   private RangeChecks() {}
 
-  /** Why {@code cmd} cannot apply to {@code d}; empty when it can. */
+  /**
+   * Why {@code cmd} cannot apply to {@code d}; empty when it can. A grouped-writes entry is never refused
+   * whole: each of its writes is checked on its own ({@link #refuse(BatchRequest, RangeDescriptor)}).
+   */
   public static Optional<String> refuse(RangeCommand cmd, RangeDescriptor d) {
+    if (cmd.hasWrites()) {
+      return Optional.empty();
+    }
     Optional<String> header = header(cmd.getHeader(), d);
     if (header.isPresent()) {
       return header;
@@ -45,8 +51,15 @@ public final class RangeChecks {
             ? Optional.empty()
             : Optional.of("merge: " + right + " is not the right neighbour of " + d);
       }
+      case WRITES -> Optional.empty();
       case OP_NOT_SET -> Optional.of("empty command");
     };
+  }
+
+  /** Why the client write {@code w} (its own header and mutations) cannot apply to {@code d}; empty when it can. */
+  public static Optional<String> refuse(BatchRequest w, RangeDescriptor d) {
+    Optional<String> header = header(w.getHeader(), d);
+    return header.isPresent() ? header : batch(w, d);
   }
 
   /** Why {@code q} cannot be served by {@code d}; empty when it can. */

@@ -1,8 +1,8 @@
 package dev.rangekv.server.replica;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.MessageLite;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.BatchRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.MultiGetResponse;
@@ -16,6 +16,7 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.proto.replica.WriteResults;
 import dev.rangekv.server.split.SplitApplier;
 import dev.rangekv.server.split.SplitApplier.SplitOutcome;
 import dev.rangekv.storage.KeyValue;
@@ -38,7 +39,6 @@ import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,8 +67,6 @@ public final class RangeStateMachine extends BaseStateMachine {
   private final Object applyLock = new Object();
   /** The left neighbour this range is frozen for (a merge in progress); 0 when not frozen. */
   private volatile long frozenFor;
-  /** Log index of the last freeze or unfreeze applied since start (0: none): see {@link #freezeEpoch}. */
-  private volatile long freezeEpoch;
   /** A span snapshot fetched from the leader, installed by {@link #reinitialize}. */
   private volatile StagedSpan staged;
 
@@ -134,15 +132,6 @@ public final class RangeStateMachine extends BaseStateMachine {
   }
 
   /**
-   * Changes with every applied freeze and unfreeze. Writes key their Ratis retry-cache identity on it:
-   * a write applied as a frozen refusal is cached by Ratis, and after an aborted merge's unfreeze its
-   * retry (same write id, same generation) must be a new invocation, not that cached refusal.
-   */
-  public long freezeEpoch() {
-    return freezeEpoch;
-  }
-
-  /**
    * Runs {@code read} while no entry of this range is being applied: what it reads of this range's
    * local state and a store snapshot it takes agree on one applied index (a span export's point).
    */
@@ -172,7 +161,10 @@ public final class RangeStateMachine extends BaseStateMachine {
             .build();
     RangeKvError error;
     try {
-      error = admit(RangeCommand.parseFrom(request.getMessage().getContent().asReadOnlyByteBuffer())).orElse(null);
+      RangeCommand cmd = command(request.getMessage());
+      ctx.setStateMachineContext(cmd);
+      // grouped client writes were admitted one by one before they were buffered
+      error = cmd.hasWrites() ? null : admit(cmd).orElse(null);
     } catch (InvalidProtocolBufferException e) {
       error = RangeKvErrors.invalidArgument("command", "undecodable command: " + e.getMessage());
     }
@@ -182,16 +174,40 @@ public final class RangeStateMachine extends BaseStateMachine {
     return ctx;
   }
 
+  /** The command of a request submitted on this node: the object itself when it came as one. */
+  private static RangeCommand command(Message m) throws InvalidProtocolBufferException {
+    if (m instanceof ProtoMessage<?> pm && pm.value() instanceof RangeCommand cmd) {
+      return cmd;
+    }
+    return RangeCommand.parseFrom(m.getContent().asReadOnlyByteBuffer());
+  }
+
   /** The leader's admission check: why {@code cmd} must not be proposed, if it must not. */
   public Optional<RangeKvError> admit(RangeCommand cmd) {
     RangeDescriptor d = descriptor;
     if (d == null) {
-      return Optional.of(RangeKvErrors.unavailable("range " + rangeId + " is not ready on this node", true));
+      return Optional.of(notReady());
     }
     if (frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd)) {
       return Optional.of(frozenRefusal(d));
     }
     return RangeChecks.refuse(cmd, d).map(reason -> RangeKvErrors.rangeMoved(host.movedDescriptors(d), reason));
+  }
+
+  /** The leader's admission check of one client write before it joins a grouped entry. */
+  public Optional<RangeKvError> admit(BatchRequest write) {
+    RangeDescriptor d = descriptor;
+    if (d == null) {
+      return Optional.of(notReady());
+    }
+    if (frozenFor != 0) {
+      return Optional.of(frozenRefusal(d));
+    }
+    return RangeChecks.refuse(write, d).map(reason -> RangeKvErrors.rangeMoved(host.movedDescriptors(d), reason));
+  }
+
+  private RangeKvError notReady() {
+    return RangeKvErrors.unavailable("range " + rangeId + " is not ready on this node", true);
   }
 
   @Override
@@ -202,19 +218,20 @@ public final class RangeStateMachine extends BaseStateMachine {
     if (descriptor == null) {
       awaitKnown();
     }
+    // the leader applies the object it proposed; other replicas parse the entry
+    RangeCommand cmd = trx.getStateMachineContext() instanceof RangeCommand c ? c : parseCommand(entry);
     synchronized (applyLock) {
-      return CompletableFuture.completedFuture(message(applyLocked(entry, term, index)));
+      return CompletableFuture.completedFuture(ProtoMessage.of(applyLocked(cmd, term, index)));
     }
   }
 
-  private CommandResult applyLocked(LogEntryProto entry, long term, long index) {
+  private CommandResult applyLocked(RangeCommand cmd, long term, long index) {
     RangeDescriptor d = descriptor;
     CommandResult result;
     SplitOutcome split = null;
     DescriptorChangeApplier.Outcome change = null;
-    List<CommandApplier.Span> deletedSpans = List.of();
+    List<CommandApplier.Span> deletedSpans = new java.util.ArrayList<>(0);
     try (WriteBatchBuilder batch = store.newBatch()) {
-      RangeCommand cmd = parseCommand(entry);
       Optional<String> refusal = cmd == null ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd, d);
       if (refusal.isEmpty() && frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd)) {
         result = CommandApplier.refusal(frozenRefusal(d));
@@ -228,12 +245,19 @@ public final class RangeStateMachine extends BaseStateMachine {
       } else if (cmd.hasSplit()) {
         split = SplitApplier.apply(store, d, cmd.getSplit(), term, index, batch);
         result = split.result();
-      } else {
-        result = CommandApplier.applyWrite(store, rangeId, cmd, batch);
-        batch.setApplied(rangeId, term, index);
-        if (result.getBatch().getSucceeded()) {
-          deletedSpans = CommandApplier.deletedSpans(cmd);
+      } else if (cmd.hasWrites()) {
+        WriteResults.Builder results = WriteResults.newBuilder();
+        EntryBatch view = new EntryBatch(store, rangeId, batch);
+        for (BatchRequest w : cmd.getWrites().getWritesList()) {
+          results.addResults(applyClientWrite(view, d, w, deletedSpans));
         }
+        result = CommandResult.newBuilder().setWrites(results).build();
+        batch.setApplied(rangeId, term, index);
+      } else {
+        // a single write proposed as its own entry (header and write id on the command)
+        BatchRequest w = cmd.getBatch().toBuilder().setHeader(cmd.getHeader()).setWriteId(cmd.getWriteId()).build();
+        result = applyClientWrite(new EntryBatch(store, rangeId, batch), d, w, deletedSpans);
+        batch.setApplied(rangeId, term, index);
       }
       store.write(batch);
     }
@@ -247,13 +271,27 @@ public final class RangeStateMachine extends BaseStateMachine {
     if (change != null) {
       descriptor = change.next();
       frozenFor = change.frozenFor();
-      if (change.kind().endsWith("freeze")) {
-        freezeEpoch = index;
-      }
       log.info("range descriptor changed rangeId={} change={} descriptor={} frozenFor={} index={}",
           rangeId, change.kind(), change.next(), frozenFor, index);
     }
     updateLastAppliedTermIndex(term, index);
+    return result;
+  }
+
+  /** One client write of an entry: checked on its own (invariant 4), deduplicated on its own (invariant 9). */
+  private CommandResult applyClientWrite(EntryBatch view, RangeDescriptor d, BatchRequest w,
+      List<CommandApplier.Span> deletedSpans) {
+    if (frozenFor != 0) {
+      return CommandApplier.refusal(frozenRefusal(d));
+    }
+    Optional<String> refusal = RangeChecks.refuse(w, d);
+    if (refusal.isPresent()) {
+      return CommandApplier.refusal(RangeKvErrors.rangeMoved(host.movedDescriptors(d), refusal.get()));
+    }
+    CommandResult result = CommandApplier.applyWrite(view, w);
+    if (result.hasBatch() && result.getBatch().getSucceeded()) {
+      deletedSpans.addAll(CommandApplier.deletedSpans(w));
+    }
     return result;
   }
 
@@ -303,7 +341,7 @@ public final class RangeStateMachine extends BaseStateMachine {
           .setError(RangeKvErrors.invalidArgument("query", "undecodable query: " + e.getMessage()))
           .build();
     }
-    return CompletableFuture.completedFuture(message(result));
+    return CompletableFuture.completedFuture(ProtoMessage.of(result));
   }
 
   private QueryResult serve(RangeQuery q) {
@@ -354,10 +392,6 @@ public final class RangeStateMachine extends BaseStateMachine {
           .setError(RangeKvErrors.invalidArgument("query", "empty query"))
           .build();
     };
-  }
-
-  private static Message message(MessageLite m) {
-    return Message.valueOf(ByteString.copyFrom(m.toByteArray()));
   }
 
   /** Persists the applied index (including entries Ratis only notified) durably: the log may be purged to it. */

@@ -14,6 +14,9 @@ import dev.rangekv.proto.DeleteResponse;
 import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
+import dev.rangekv.proto.KvCallResults;
+import dev.rangekv.proto.calls.CallStream;
+import dev.rangekv.proto.KvCalls;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.MultiGetResponse;
@@ -28,7 +31,6 @@ import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
-import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.stats.LoadRecorder;
@@ -40,22 +42,29 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.ratis.protocol.ClientId;
 
 /**
- * The client KV API of a node: input limits, then the range's Ratis group through {@link RaftGateway}.
+ * The client KV API of a node: input limits, then the range's Ratis group: writes through its {@link
+ * ProposalBuffers} (grouped into shared entries), reads through {@link RaftGateway}.
  * Every failure reaches the client as a gRPC status with a typed {@link RangeKvError} in the trailers.
  * Served requests are recorded in the node's {@link LoadRecorder} before the reply is sent.
  */
 public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   private final RaftGateway gateway;
+  private final ProposalBuffers proposals;
   private final InputLimits limits;
   private final LoadRecorder load;
 
-  public KvServiceImpl(RaftGateway gateway, InputLimits limits, LoadRecorder load) {
+  public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load) {
     this.gateway = gateway;
+    this.proposals = proposals;
     this.limits = limits;
     this.load = load;
+  }
+
+  @Override
+  public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
+    return CallStream.serve(this, out);
   }
 
   @Override
@@ -137,14 +146,13 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;
     }
-    RangeCommand cmd = RangeCommand.newBuilder()
+    BatchRequest write = BatchRequest.newBuilder()
         .setHeader(header)
         .setWriteId(writeId)
-        .setBatch(BatchRequest.newBuilder().setHeader(header).addAllMutations(mutations))
+        .addAllMutations(mutations)
         .build();
     load.beforeWrite(header.getRangeId());
-    complete(out, gateway.write(cmd, ratisClientId(writeId, header, gateway.freezeEpoch(header.getRangeId())),
-        writeId.getRequestId())
+    complete(out, proposals.write(write)
         .thenApply(CommandResult::getBatch)
         .thenApply(r -> {
           load.recordWrite(header.getRangeId(), mutations, r.getSucceeded());
@@ -164,22 +172,6 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
       served.accept(r);
       return r;
     }));
-  }
-
-  /**
-   * The Ratis client id of a write: derived from the client id AND the addressed (range, generation).
-   * Ratis' retry cache replays a cached reply for a repeated (client id, call id), including an
-   * apply-time RANGE_MOVED; keyed per generation, a retry re-addressed after a split or to another
-   * range is a new Ratis invocation, while retries at the same address still hit the cache. The range's
-   * freeze epoch is part of it too: an aborted merge unfreezes without a new generation, and a write
-   * refused at apply time by the freeze must not get that cached refusal again. At-most-once across
-   * ranges and restarts is the apply-time dedupe table's job (frozen refusals record nothing there).
-   */
-  static ClientId ratisClientId(WriteId writeId, RangeHeader header, long freezeEpoch) {
-    byte[] id = writeId.getClientId().toByteArray();
-    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(id.length + 24).put(id)
-        .putLong(header.getRangeId()).putLong(header.getGeneration()).putLong(freezeEpoch);
-    return ClientId.valueOf(java.util.UUID.nameUUIDFromBytes(buf.array()));
   }
 
   static <T> void complete(StreamObserver<T> out, CompletableFuture<T> future) {

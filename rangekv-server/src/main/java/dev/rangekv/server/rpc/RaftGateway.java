@@ -7,6 +7,7 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.server.replica.ProtoMessage;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeStateMachine;
@@ -34,7 +35,6 @@ import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.ResourceUnavailableException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Submits range commands and queries to the local Ratis division of a range, only when it leads
@@ -54,8 +54,11 @@ public final class RaftGateway {
     this.timeout = timeout;
   }
 
-  /** Proposes a client write: Ratis' retry cache dedupes by (client id, request id). */
-  public CompletableFuture<CommandResult> write(RangeCommand cmd, ClientId clientId, long callId) {
+  /**
+   * A node-originated command (a split, a freeze, a replica change) under the node's own client id,
+   * after the leader's admission check; fails with the refusal an applied command answered.
+   */
+  public CompletableFuture<CommandResult> write(RangeCommand cmd) {
     long rangeId = cmd.getHeader().getRangeId();
     Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
     RangeStateMachine replica = directory.replica(rangeId).orElse(null);
@@ -65,9 +68,7 @@ public final class RaftGateway {
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
     }
-    RaftClientRequest request = request(rangeId, clientId, callId, cmd.toByteArray(), RaftClientRequest.writeRequestType());
-    return submit(request, false).thenApply(reply -> {
-      CommandResult result = parse(() -> CommandResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+    return propose(rangeId, cmd).thenApply(result -> {
       if (result.hasError()) {
         throw new RangeKvException(result.getError());
       }
@@ -75,14 +76,27 @@ public final class RaftGateway {
     });
   }
 
-  /** The freeze epoch of this node's replica of {@code rangeId} (0 when it has none). */
-  public long freezeEpoch(long rangeId) {
-    return directory.replica(rangeId).map(RangeStateMachine::freezeEpoch).orElse(0L);
+  /** Why a client write for {@code write}'s range must not join a proposal here, if it must not. */
+  public Optional<RangeKvError> admit(dev.rangekv.proto.BatchRequest write) {
+    long rangeId = write.getHeader().getRangeId();
+    Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
+    if (refused.isPresent()) {
+      return refused;
+    }
+    return directory.replica(rangeId).map(r -> r.admit(write)).orElseGet(() -> leaderOrRefusal(rangeId));
   }
 
-  /** A node-originated write (e.g. a split) under the node's own client id. */
-  public CompletableFuture<CommandResult> write(RangeCommand cmd) {
-    return write(cmd, nodeClientId, callIds.incrementAndGet());
+  /**
+   * Proposes {@code cmd} to the range's group as it is (no admission check): the applied result, which
+   * may be a refusal. Fails with a {@link RangeKvException} when the proposal did not complete.
+   */
+  public CompletableFuture<CommandResult> propose(long rangeId, RangeCommand cmd) {
+    RaftClientRequest request = request(rangeId, nodeClientId, callIds.incrementAndGet(), ProtoMessage.of(cmd),
+        RaftClientRequest.writeRequestType());
+    return submit(request, false).thenApply(reply -> reply.getMessage() instanceof ProtoMessage<?> pm
+        && pm.value() instanceof CommandResult r
+        ? r
+        : parse(() -> CommandResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer())));
   }
 
   /** A linearizable read: Ratis confirms leadership (lease or ReadIndex) before the query runs. */
@@ -93,9 +107,11 @@ public final class RaftGateway {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
     }
     RaftClientRequest request =
-        request(rangeId, nodeClientId, callIds.incrementAndGet(), query.toByteArray(), RaftClientRequest.readRequestType());
+        request(rangeId, nodeClientId, callIds.incrementAndGet(), ProtoMessage.of(query), RaftClientRequest.readRequestType());
     return submit(request, true).thenApply(reply -> {
-      QueryResult result = parse(() -> QueryResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+      QueryResult result = reply.getMessage() instanceof ProtoMessage<?> pm && pm.value() instanceof QueryResult q
+          ? q
+          : parse(() -> QueryResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
       if (result.hasError()) {
         throw new RangeKvException(result.getError());
       }
@@ -124,14 +140,14 @@ public final class RaftGateway {
     return Optional.of(RangeKvErrors.notLeader(rangeId, leader, leader.isEmpty() ? "" : directory.addressOf(leader), true));
   }
 
-  private RaftClientRequest request(long rangeId, ClientId clientId, long callId, byte[] body, RaftClientRequest.Type type) {
+  private RaftClientRequest request(long rangeId, ClientId clientId, long callId, Message body, RaftClientRequest.Type type) {
     RaftGroupId groupId = RangeGroups.groupId(rangeId);
     return RaftClientRequest.newBuilder()
         .setClientId(clientId)
         .setServerId(server.getId())
         .setGroupId(groupId)
         .setCallId(callId)
-        .setMessage(Message.valueOf(ByteString.copyFrom(body)))
+        .setMessage(body)
         .setType(type)
         .build();
   }
