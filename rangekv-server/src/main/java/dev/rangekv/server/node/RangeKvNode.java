@@ -19,6 +19,8 @@ import dev.rangekv.server.move.MoveOptions;
 import dev.rangekv.server.move.ReplicaChanges;
 import dev.rangekv.server.move.SpanFetcher;
 import dev.rangekv.server.move.SpanSource;
+import dev.rangekv.server.rpc.ClusterIdCheck;
+import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
 import dev.rangekv.server.rpc.InputLimits;
 import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
@@ -43,6 +45,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,7 +77,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final ScheduledExecutorService groupExecutor;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
-  private final NodeChannels channels = new NodeChannels();
+  private final NodeChannels channels;
+  private final String clusterId;
   private final ExecutorService moveExecutor;
   private final SpanCompactor compactor;
   private final MetaNode meta;
@@ -84,6 +88,12 @@ public final class RangeKvNode implements AutoCloseable {
 
   private RangeKvNode(NodeConfig config) throws IOException {
     this.config = config;
+    ConnectionNoise.install();
+    // checked before anything is created or opened: a directory of another node stays as it is
+    Optional<ClusterIdentity> identity = ClusterIdentity.read(config.dataDir());
+    identity.ifPresent(i -> i.requireNode(config.nodeId(), config.dataDir()));
+    this.clusterId = identity.map(ClusterIdentity::clusterId).orElse("");
+    this.channels = NodeChannels.ofCluster(clusterId);
     Files.createDirectories(config.dataDir());
     this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
     this.directory = new ReplicaDirectory(store);
@@ -145,6 +155,8 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
+        .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
+        .intercept(new ClusterIdCheck(clusterId))
         .maxInboundMessageSize(8 << 20)
         .build()
         .start();
@@ -283,6 +295,11 @@ public final class RangeKvNode implements AutoCloseable {
 
   public String nodeId() {
     return config.nodeId();
+  }
+
+  /** The cluster id of this node's data directory; empty when it has no identity file. */
+  public String clusterId() {
+    return clusterId;
   }
 
   public ReplicaDirectory directory() {
