@@ -99,10 +99,7 @@ class ClusterIdentityProcessTest {
       // n1 serves no range it does not hold: whatever it lists is in the cluster's map with n1 as a replica
       // (the controller may give it replicas again), never a range of its own making
       String viaN1 = clientAddresses.get(0);
-      Map<Long, List<String>> now = ClusterProcessesTest.replicas(ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
-      for (ReplicaStatus r : listRanges(viaN1).getReplicasList()) {
-        assertThat(now).as("n1 lists r%d", r.getRange().getRangeId()).containsKey(r.getRange().getRangeId());
-      }
+      awaitTrue(() -> servesOnlyItsOwn(viaN1, others), "every range n1 lists names n1 in the cluster's map");
       // every acknowledged write reads back (n1 first among the seeds), and a write through n1's address
       // reaches the others
       String n1First = String.join(",", clientAddresses.subList(0, 4));
@@ -142,6 +139,31 @@ class ClusterIdentityProcessTest {
       for (CliProcess p : processes) {
         p.close();
       }
+    }
+  }
+
+  /**
+   * True when every replica n1 lists is a range the cluster's map gives n1 (read again each time: a
+   * replica the controller is adding shows on n1 shortly before the map names it).
+   */
+  private static boolean servesOnlyItsOwn(String n1, String others) {
+    Map<Long, List<String>> map = ClusterProcessesTest.replicas(ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
+    for (ReplicaStatus r : listRanges(n1).getReplicasList()) {
+      List<String> replicas = map.get(r.getRange().getRangeId());
+      if (replicas == null || !replicas.contains("n1")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(what + ": not within 30 s");
+      }
+      TimeUnit.SECONDS.sleep(1); // polling the node and the map; no event to wait on
     }
   }
 

@@ -161,6 +161,7 @@ public final class RangeKvNode implements AutoCloseable {
         .build()
         .start();
     if (meta != null) {
+      meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
       meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
