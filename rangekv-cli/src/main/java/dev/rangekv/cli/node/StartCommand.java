@@ -87,14 +87,14 @@ public final class StartCommand implements Callable<Integer> {
     });
     PortCheck.requireFree(config.host(), config.clientPort(), "--listen");
     PortCheck.requireFree(config.host(), config.raftPort(), "--raft-listen");
-    boolean fresh = stored.isEmpty();
     boolean existed = Files.exists(config.dataDir());
-    if (fresh && !isEmpty(config.dataDir())) {
-      throw new CliException("data directory " + dataDir + " holds files but no identity file (a start that failed,"
-          + " or an older version): remove it to start afresh, nothing changed");
+    boolean fresh = isEmpty(config.dataDir()); // nothing of this node yet: a failed start removes what it made
+    if (stored.isEmpty() && !fresh && join == null) {
+      throw new CliException("data directory " + dataDir + " holds files but no identity file (an older version):"
+          + " start it with --join to a node of its cluster to adopt that cluster's id, or remove it; nothing changed");
     }
     ClusterIdentity identity = join != null ? joinIdentity(stored) : stored.orElseGet(() -> ClusterIdentity.newCluster(nodeId));
-    if (fresh) {
+    if (stored.isEmpty()) {
       identity.write(config.dataDir()); // first of all: this directory never bootstraps a cluster again
     }
     PrintWriter out = spec.commandLine().getOut();
