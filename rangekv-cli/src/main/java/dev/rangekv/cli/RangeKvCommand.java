@@ -1,6 +1,7 @@
 package dev.rangekv.cli;
 
 import dev.rangekv.cli.admin.EventsCommand;
+import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.admin.MergeCommand;
 import dev.rangekv.cli.admin.MoveCommand;
 import dev.rangekv.cli.admin.NodesCommand;
@@ -13,6 +14,7 @@ import dev.rangekv.cli.kv.DelCommand;
 import dev.rangekv.cli.kv.GetCommand;
 import dev.rangekv.cli.kv.PutCommand;
 import dev.rangekv.cli.kv.ScanCommand;
+import dev.rangekv.cli.node.NodeCommand;
 import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
 import java.io.PrintWriter;
@@ -22,8 +24,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The root {@code rangekv} command. Exit codes: 0 ok, 1 error, 2 usage. Errors print as one line on
- * stderr ({@code error: ...}); {@code --verbose} adds the stack trace.
+ * The root {@code rangekv} command. Exit codes: 0 ok; 1 the command was valid but failed (unreachable
+ * cluster, timeout, refused start); 2 invalid input (usage errors, and keys, values or bounds the cluster
+ * rejects as invalid: nothing was written). Errors print as one line on stderr ({@code error: ...});
+ * {@code --verbose} adds the stack trace.
  */
 @Command(
     name = "rangekv",
@@ -34,6 +38,7 @@ import picocli.CommandLine.Option;
         CommandLine.HelpCommand.class,
         DemoCommand.class,
         StartCommand.class,
+        NodeCommand.class,
         PutCommand.class,
         GetCommand.class,
         DelCommand.class,
@@ -67,6 +72,8 @@ public final class RangeKvCommand implements Runnable {
   /** Builds the command line with the house exit codes and one-line error messages. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new RangeKvCommand());
+    // no @file expansion: "rangekv put k @/etc/hostname" stores the text "@/etc/hostname" (--value-file reads a file)
+    cl.setExpandAtFiles(false);
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
       PrintWriter err = cmd.getErr();
       err.println("error: " + oneLine(ex));
@@ -74,7 +81,7 @@ public final class RangeKvCommand implements Runnable {
         ex.printStackTrace(err);
       }
       err.flush();
-      return 1;
+      return ex instanceof CliException c ? c.exitCode() : CliException.FAILED;
     });
     cl.setParameterExceptionHandler((ex, args) -> {
       CommandLine cmd = ex.getCommandLine();

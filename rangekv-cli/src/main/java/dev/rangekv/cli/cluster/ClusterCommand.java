@@ -31,6 +31,11 @@ public abstract class ClusterCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
+    if (options.timeout().isZero()) { // the client's own message would name its internal settings
+      CommandLine.Model.OptionSpec typed = spec.commandLine().getParseResult().matchedOption("--timeout");
+      throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive, got "
+          + (typed == null ? options.timeout() : typed.stringValues().get(0)));
+    }
     execute(addresses);
     out().flush();
     return 0;

@@ -1,6 +1,7 @@
 package dev.rangekv.cli.cluster;
 
 import dev.rangekv.client.ClientOptions;
+import dev.rangekv.client.InvalidArgumentException;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import java.time.Duration;
@@ -41,6 +42,8 @@ public final class KvSession implements AutoCloseable {
   public <R> R run(Function<RangeKvClient, R> call) {
     try {
       return call.apply(client);
+    } catch (InvalidArgumentException e) {
+      throw CliException.invalidInput("invalid argument (" + e.limit() + "): " + e.getMessage(), e);
     } catch (RangeKvException e) {
       throw new CliException(e.code() + ": " + e.getMessage() + " (cluster " + String.join(",", seeds) + ")", e);
     }

@@ -82,10 +82,10 @@ public record KeyFormat(boolean hex) {
       for (int len = bytes.length - 1; len > 0; len--) {
         String head = tuple(Arrays.copyOf(bytes, len));
         if (head != null) {
-          return head + "+" + Key.of(Arrays.copyOfRange(bytes, len, bytes.length));
+          return head + "+" + Key.of(Arrays.copyOfRange(bytes, len, bytes.length)).toFullString();
         }
       }
-      return Key.of(bytes).toString();
+      return Key.of(bytes).toFullString();
     }
     return "0x" + HexFormat.of().formatHex(bytes);
   }

@@ -1,5 +1,6 @@
 package dev.rangekv.cli.kv;
 
+import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.cluster.ClusterCommand;
 import dev.rangekv.client.KeyValue;
 import dev.rangekv.client.ScanPageResult;
@@ -47,6 +48,9 @@ public final class ScanCommand extends ClusterCommand {
     }
     Key lo = from == null ? Key.EMPTY : Key.of(parseBytes(from, "--from"));
     RangeEnd hi = to == null ? RangeEnd.INFINITY : RangeEnd.at(Key.of(parseBytes(to, "--to")));
+    if (!hi.isInfinite() && lo.compareTo(hi.key()) > 0) { // the server's rule: lo > hi is invalid, not empty
+      throw CliException.invalidInput("invalid argument (scan.bounds): --from " + lo + " is after --to " + hi.key(), null);
+    }
     ScanOptions scanOptions = ScanOptions.defaults().withReverse(reverse);
     if (cursor != null) {
       ScanCursor c;

@@ -3,6 +3,7 @@ package dev.rangekv.cli.node;
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.ControllerConfigBuilder;
+import dev.rangekv.server.node.ClusterIdentity;
 import dev.rangekv.server.node.MetaSettings;
 import dev.rangekv.server.node.NodeConfig;
 import dev.rangekv.server.node.RaftTuning;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -24,8 +26,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code rangekv start}: runs one node until SIGTERM / Ctrl-C, when a shutdown hook closes it cleanly
  * (Ratis, gRPC, the store). Without {@code --join} and with an empty data directory it bootstraps a new
- * cluster (the meta range and the first range on itself); with {@code --join} it registers with the
- * cluster through the seeds and the controller gives it replicas. A non-empty data directory resumes.
+ * cluster (the meta range and the first range on itself); with {@code --join} it asks the seeds for their
+ * cluster id, then registers with the cluster and the controller gives it replicas. The data directory's
+ * identity file (cluster id, node id) is written first; a directory that has one only ever resumes, and
+ * is refused under another node id or with a {@code --join} to another cluster. Ports are checked free
+ * before the directory is touched.
  */
 @Command(name = "start", mixinStandardHelpOptions = true,
     description = "Run a node. Without --join on an empty --data-dir: bootstrap a new cluster. With --join: join one."
@@ -72,13 +77,36 @@ public final class StartCommand implements Callable<Integer> {
     if (Files.exists(config.dataDir()) && !Files.isDirectory(config.dataDir())) {
       throw usage("--data-dir " + dataDir + " is not a directory");
     }
-    boolean fresh = isEmpty(config.dataDir());
+    // everything below that can refuse does so before the data directory is touched
+    Optional<ClusterIdentity> stored = readIdentity(config.dataDir());
+    stored.ifPresent(i -> {
+      if (!i.nodeId().equals(nodeId)) {
+        throw new CliException("data directory " + dataDir + " belongs to node " + i.nodeId() + " (cluster "
+            + i.clusterId() + "), not to --node-id " + nodeId + ": refused, nothing changed");
+      }
+    });
+    PortCheck.requireFree(config.host(), config.clientPort(), "--listen");
+    PortCheck.requireFree(config.host(), config.raftPort(), "--raft-listen");
+    boolean existed = Files.exists(config.dataDir());
+    boolean fresh = isEmpty(config.dataDir()); // nothing of this node yet: a failed start removes what it made
+    if (stored.isEmpty() && !fresh && join == null) {
+      throw new CliException("data directory " + dataDir + " holds files but no identity file (an older version):"
+          + " start it with --join to a node of its cluster to adopt that cluster's id, or remove it; nothing changed");
+    }
+    ClusterIdentity identity = join != null ? joinIdentity(stored) : stored.orElseGet(() -> ClusterIdentity.newCluster(nodeId));
+    if (stored.isEmpty()) {
+      identity.write(config.dataDir()); // first of all: this directory never bootstraps a cluster again
+    }
     PrintWriter out = spec.commandLine().getOut();
     RangeKvNode node;
     try {
       node = RangeKvNode.start(config);
     } catch (IOException | RuntimeException e) {
-      throw new CliException("node " + nodeId + " did not start: " + e.getMessage(), e);
+      if (fresh) {
+        deleteFresh(config.dataDir(), existed); // made by this run only: no half-made directory that would "resume"
+      }
+      throw new CliException("node " + nodeId + " did not start: " + e.getMessage()
+          + (fresh ? " (its new data directory was removed)" : ""), e);
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -94,21 +122,74 @@ public final class StartCommand implements Callable<Integer> {
     try {
       if (join != null) {
         node.join(JOIN_TIMEOUT); // registers (again, after a restart) through the seeds in its MetaSettings
-      } else {
-        node.bootstrapCluster(JOIN_TIMEOUT); // a no-op when the store holds ranges already (a restart)
-      }
+      } else if (fresh) {
+        node.bootstrapCluster(JOIN_TIMEOUT);
+      } // else resumes: it finds the meta range through its meta peers and replica records, and heartbeats
     } catch (IOException | RuntimeException e) {
+      if (fresh) {
+        Runtime.getRuntime().removeShutdownHook(hook);
+        node.close();
+        deleteFresh(config.dataDir(), existed);
+      }
       throw new CliException("node " + nodeId + (join != null ? " could not join through " + String.join(",", join)
-          : " could not bootstrap a cluster") + ": " + e.getMessage(), e);
+          : " could not bootstrap a cluster") + ": " + e.getMessage()
+          + (fresh ? " (its new data directory was removed)" : ""), e);
     }
-    String how = !fresh ? "resumed from its data directory"
+    String how = !fresh ? "resumed from its data directory (cluster " + identity.clusterId() + ")"
         + (join != null ? " and registered again through " + String.join(",", join) : "")
-        : join != null ? "joined the cluster through " + String.join(",", join) : "bootstrapped a new cluster";
+        : join != null ? "joined the cluster " + identity.clusterId() + " through " + String.join(",", join)
+        : "bootstrapped a new cluster " + identity.clusterId();
     out.println("node " + nodeId + " " + how + "; serving clients on " + config.clientAddress() + ", raft on "
         + config.raftAddress() + ", data in " + config.dataDir().toAbsolutePath() + ". Ctrl-C stops it.");
     out.flush();
     stopped.await(); // the shutdown hook ends the process after closing the node
     return 0;
+  }
+
+  /**
+   * Empties a data directory this run filled (it was absent or empty before), and removes it unless it
+   * {@code existed}: a failed start leaves no half-made directory that would later "resume".
+   */
+  private static void deleteFresh(Path dir, boolean existed) {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        if (!existed || !p.equals(dir)) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException e) {
+      // best effort: the refusal itself is what the user needs to see
+    }
+  }
+
+    private Optional<ClusterIdentity> readIdentity(Path dir) {
+    try {
+      return Files.isDirectory(dir) ? ClusterIdentity.read(dir) : Optional.empty();
+    } catch (RuntimeException e) {
+      throw new CliException("data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The identity a {@code --join} start runs with: the stored one, unless the seeds answer with another
+   * cluster id (refused); for a fresh directory, the seeds' cluster id (refused when nothing answers).
+   */
+  private ClusterIdentity joinIdentity(Optional<ClusterIdentity> stored) {
+    Optional<SeedIdentity.Answer> answer = SeedIdentity.ask(join);
+    if (stored.isPresent()) {
+      ClusterIdentity mine = stored.get();
+      answer.filter(a -> !a.clusterId().isEmpty() && !a.clusterId().equals(mine.clusterId())).ifPresent(a -> {
+        throw new CliException("node " + nodeId + " belongs to cluster " + mine.clusterId() + " but --join " + a.address()
+            + " is node " + a.nodeId() + " of cluster " + a.clusterId() + ": refused, nothing changed");
+      });
+      return mine; // the seeds are a hint: unreachable ones do not stop a restart
+    }
+    SeedIdentity.Answer a = answer.orElseThrow(() -> new CliException("nothing answered at --join "
+        + String.join(",", join) + " (no RangeKV node listens there): nothing created"));
+    if (a.clusterId().isEmpty()) {
+      throw new CliException("--join " + a.address() + " is node " + a.nodeId() + " without a cluster id: nothing created");
+    }
+    return new ClusterIdentity(a.clusterId(), nodeId);
   }
 
   NodeConfig nodeConfig() {

@@ -51,7 +51,7 @@ public final class Failures {
       case INVALID_ARGUMENT -> new Failure.InvalidArgument(e.getInvalidArgument().getLimit(), e.getMessage());
       case UNAVAILABLE -> new Failure.Unavailable(e.getDefinitelyNotApplied(), e.getMessage());
       case DUPLICATE_TOO_OLD -> new Failure.DuplicateTooOld(e.getMessage());
-      case INTERNAL, KIND_NOT_SET -> new Failure.Internal(e.getDefinitelyNotApplied(), e.getMessage());
+      case INTERNAL, CLUSTER_MISMATCH, KIND_NOT_SET -> new Failure.Internal(e.getDefinitelyNotApplied(), e.getMessage());
     };
   }
 

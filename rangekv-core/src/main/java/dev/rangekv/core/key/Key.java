@@ -181,15 +181,29 @@ public final class Key implements Comparable<Key> {
     return h;
   }
 
+  /** The most bytes {@link #toString} shows: a message or log line with an 8 KiB key stays readable. */
+  public static final int SHOWN_BYTES = 64;
+
   /**
    * A readable rendering: printable ASCII as is, other bytes as {@code \xNN}, backslash and quote
-   * escaped, the whole in double quotes.
+   * escaped, the whole in double quotes. A key longer than {@link #SHOWN_BYTES} shows its first
+   * {@code SHOWN_BYTES} bytes then {@code ...} and its length, e.g. {@code "aaaa..."(9000 bytes)}.
    */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder(bytes.length + 2).append('"');
-    for (byte b : bytes) {
-      int c = b & 0xFF;
+    return render(SHOWN_BYTES);
+  }
+
+  /** The rendering of {@link #toString} without the cut: for output that shows data, not messages. */
+  public String toFullString() {
+    return render(Integer.MAX_VALUE);
+  }
+
+  private String render(int maxBytes) {
+    int shown = Math.min(bytes.length, maxBytes);
+    StringBuilder sb = new StringBuilder(shown + 2).append('"');
+    for (int i = 0; i < shown; i++) {
+      int c = bytes[i] & 0xFF;
       if (c == '\\' || c == '"') {
         sb.append('\\').append((char) c);
       } else if (c >= 0x20 && c < 0x7F) {
@@ -197,6 +211,9 @@ public final class Key implements Comparable<Key> {
       } else {
         sb.append("\\x").append(HEX.toHexDigits((byte) c));
       }
+    }
+    if (shown < bytes.length) {
+      return sb.append("...\"(").append(bytes.length).append(" bytes)").toString();
     }
     return sb.append('"').toString();
   }

@@ -52,6 +52,13 @@ class KeyTest {
   }
 
   @Test
+  void toString_ofALongKey_showsItsFirst64BytesAndItsLength() {
+    Key k = Key.utf8("a".repeat(8192));
+    assertThat(k.toString()).isEqualTo("\"" + "a".repeat(64) + "...\"(8192 bytes)");
+    assertThat(Key.utf8("b".repeat(64)).toString()).isEqualTo("\"" + "b".repeat(64) + "\"");
+  }
+
+  @Test
   void toString_rendersPrintableAsciiAndHexOtherwise() {
     assertThat(Key.utf8("user:1").toString()).isEqualTo("\"user:1\"");
     assertThat(Key.fromHex("00ff41").toString()).isEqualTo("\"\\x00\\xffA\"");

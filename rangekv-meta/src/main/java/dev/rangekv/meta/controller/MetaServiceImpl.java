@@ -28,6 +28,8 @@ import dev.rangekv.proto.PreSplitResponse;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.RegisterNodeRequest;
+import dev.rangekv.proto.RemoveNodeRequest;
+import dev.rangekv.proto.RemoveNodeResponse;
 import dev.rangekv.proto.RegisterNodeResponse;
 import dev.rangekv.proto.ReportDescriptorsRequest;
 import dev.rangekv.proto.ReportDescriptorsResponse;
@@ -231,6 +233,50 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       reply(out, controller.presplit(req.getSplitKeysList(), req.getUniform(), req.getScatter()),
           ds -> PreSplitResponse.newBuilder().addAllRanges(ds).build());
     }
+  }
+
+  /**
+   * Forgets a dead node for good. Refused (nothing changes) while it is live, a meta voter, or named by a
+   * range: the controller repairs a dead node's replicas first, then the operator removes it.
+   */
+  @Override
+  public void removeNode(RemoveNodeRequest req, StreamObserver<RemoveNodeResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    String id = req.getNodeId();
+    Optional<NodeRecord> node = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(id)).findFirst();
+    if (node.isEmpty()) {
+      out.onError(invalid("node_id", "no node " + id + " in the cluster"));
+      return;
+    }
+    long now = clock.getAsLong();
+    if (now - node.get().getLastHeartbeatMillis() <= controller.config().deadNodeTimeoutMillis()) {
+      out.onError(invalid("node.live", "node " + id + " is live (heard from "
+          + (now - node.get().getLastHeartbeatMillis()) + " ms ago): stop it first, then remove it once it is dead"));
+      return;
+    }
+    if (meta.voterIds().contains(id)) {
+      out.onError(invalid("node.meta-voter", "node " + id + " is a meta voter: the controller replaces it first; try again"
+          + " later"));
+      return;
+    }
+    List<Long> held = meta.view().ranges().stream()
+        .filter(d -> d.getReplicasList().stream().anyMatch(r -> r.getNodeId().equals(id)))
+        .map(RangeDescriptorProto::getRangeId).limit(10).toList();
+    if (!held.isEmpty()) {
+      out.onError(invalid("node.replicas", "node " + id + " still holds replicas of ranges " + held
+          + ": the controller repairs them onto live nodes after node.dead-timeout; try again then"));
+      return;
+    }
+    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+        .setRemoveNode(dev.rangekv.proto.meta.RemoveNode.newBuilder().setNodeId(id)).build())
+        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+            .setEvents(dev.rangekv.proto.meta.AppendEvents.newBuilder().addEvents(EventProto.newBuilder()
+                .setKind("node-removed").setAtMillis(now).setReason("removed by an operator")
+                .setDetail("node " + id + " at " + node.get().getAddress() + " forgotten")))
+            .build()));
+    reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(node.get()).build());
   }
 
   // ------------------------------------------------------------------------------------------

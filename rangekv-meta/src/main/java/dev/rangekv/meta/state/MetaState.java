@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * (from {@code report} and {@code heartbeat.ranges}) are reconciled by generation (see {@link
  * RangeTable}); {@code map_version} grows by one per command that changed the map, and each entry
  * records the version that last changed it. Nodes: register and heartbeat stamp {@code
- * last_heartbeat_millis = at_millis}; a heartbeat from an unknown node registers it. Events: seq
+ * last_heartbeat_millis = at_millis}; a heartbeat from an unknown node registers it; remove_node forgets
+ * one (the service checks it is dead and holds nothing). Events: seq
  * ascending from 1, bounded by {@link MetaLimits#maxEvents}.
  */
 public final class MetaState implements MetaView {
@@ -85,6 +86,14 @@ public final class MetaState implements MetaView {
       case EVENTS -> {
         EventLog next = events.append(cmd.getEvents().getEventsList(), at);
         yield next == events ? this : new MetaState(limits, mapVersion, table, nodes, next);
+      }
+      case REMOVE_NODE -> {
+        if (!nodes.containsKey(cmd.getRemoveNode().getNodeId())) {
+          yield this;
+        }
+        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
+        n.remove(cmd.getRemoveNode().getNodeId());
+        yield new MetaState(limits, mapVersion, table, n, events);
       }
       case OP_NOT_SET -> throw new MalformedMetaCommandException("meta command without an operation");
     };

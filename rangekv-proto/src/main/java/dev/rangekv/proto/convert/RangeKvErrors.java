@@ -1,5 +1,6 @@
 package dev.rangekv.proto.convert;
 
+import dev.rangekv.proto.ClusterMismatch;
 import dev.rangekv.proto.InvalidArgument;
 import dev.rangekv.proto.NotLeader;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -25,11 +26,52 @@ public final class RangeKvErrors {
 
   private RangeKvErrors() {}
 
-  /** The status exception a server returns for {@code error}. */
+  /**
+   * The most bytes of a typed error's serialized detail put in trailers. Trailers travel base64-encoded
+   * in the header list, which gRPC caps at 8 KiB: a detail listing many descriptors or 8 KiB keys would
+   * fail the call with {@code HeaderListSizeException} instead of delivering the error.
+   */
+  public static final int MAX_DETAIL_BYTES = 3 << 10;
+  /** The most characters of an error's message (trailers and status description). */
+  public static final int MAX_MESSAGE_CHARS = 512;
+
+  /** The status exception a server returns for {@code error}, cut to fit the trailers (see {@link #fitTrailers}). */
   public static StatusRuntimeException toStatusException(RangeKvError error) {
+    RangeKvError small = fitTrailers(error);
     Metadata trailers = new Metadata();
-    trailers.put(TRAILER_KEY, error);
-    return statusOf(error).withDescription(error.getMessage()).asRuntimeException(trailers);
+    trailers.put(TRAILER_KEY, small);
+    return statusOf(small).withDescription(small.getMessage()).asRuntimeException(trailers);
+  }
+
+  /**
+   * {@code error} small enough for trailers whatever the key sizes and the number of descriptors: the
+   * message is cut to {@link #MAX_MESSAGE_CHARS}; a {@code RangeMoved} keeps the descriptors that fit in
+   * {@link #MAX_DETAIL_BYTES} (possibly none: the caller then refreshes its map from the meta range, as
+   * for any descriptor it lacks).
+   */
+  public static RangeKvError fitTrailers(RangeKvError error) {
+    if (error.getSerializedSize() <= MAX_DETAIL_BYTES && error.getMessage().length() <= MAX_MESSAGE_CHARS) {
+      return error;
+    }
+    RangeKvError.Builder b = error.toBuilder();
+    if (b.getMessage().length() > MAX_MESSAGE_CHARS) {
+      String m = b.getMessage();
+      b.setMessage(m.substring(0, MAX_MESSAGE_CHARS - 40) + "... (" + m.length() + " chars)");
+    }
+    if (b.hasRangeMoved() && b.build().getSerializedSize() > MAX_DETAIL_BYTES) {
+      RangeMoved.Builder kept = RangeMoved.newBuilder();
+      int size = b.clearRangeMoved().setRangeMoved(kept).build().getSerializedSize();
+      for (RangeDescriptorProto d : error.getRangeMoved().getCurrentList()) {
+        int grown = size + d.getSerializedSize() + 4; // tag and length varint
+        if (grown > MAX_DETAIL_BYTES) {
+          break;
+        }
+        kept.addCurrent(d);
+        size = grown;
+      }
+      b.setRangeMoved(kept);
+    }
+    return b.build();
   }
 
   /** The typed error carried by a failed call, if any. */
@@ -40,7 +82,7 @@ public final class RangeKvErrors {
 
   static Status statusOf(RangeKvError error) {
     return switch (error.getKindCase()) {
-      case RANGE_MOVED, DUPLICATE_TOO_OLD -> Status.FAILED_PRECONDITION;
+      case RANGE_MOVED, DUPLICATE_TOO_OLD, CLUSTER_MISMATCH -> Status.FAILED_PRECONDITION;
       case NOT_LEADER, UNAVAILABLE -> Status.UNAVAILABLE;
       case RANGE_NOT_FOUND -> Status.NOT_FOUND;
       case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
@@ -91,6 +133,15 @@ public final class RangeKvErrors {
         .setUnavailable(Unavailable.newBuilder().setReason(reason))
         .setDefinitelyNotApplied(definitelyNotApplied)
         .setMessage(reason)
+        .build();
+  }
+
+  /** A call from a node of cluster {@code actual} refused by a node of cluster {@code expected}. */
+  public static RangeKvError clusterMismatch(String expected, String actual) {
+    return RangeKvError.newBuilder()
+        .setClusterMismatch(ClusterMismatch.newBuilder().setExpectedClusterId(expected).setActualClusterId(actual))
+        .setDefinitelyNotApplied(true)
+        .setMessage("refused: the caller belongs to cluster " + actual + ", this node to cluster " + expected)
         .build();
   }
 }

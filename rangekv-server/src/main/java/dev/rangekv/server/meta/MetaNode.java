@@ -60,6 +60,7 @@ public final class MetaNode implements AutoCloseable {
   /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
   private volatile List<String> learnedVoters = List.of();
   private Runnable onLeftMeta = () -> {};
+  private volatile java.util.function.Consumer<List<String>> votersLearned = v -> {};
   private HeartbeatLoop heartbeats;
 
   /** The meta replica hosted here, with the controller and service running on it. */
@@ -97,6 +98,16 @@ public final class MetaNode implements AutoCloseable {
 
   private MetaStateMachine pending;
 
+  /**
+   * Seeds this node with meta voter addresses it learned in an earlier run, and has {@code onChange} called
+   * with each new list learned from a heartbeat answer (the node keeps them in its data directory: a
+   * restarted node whose seeds and meta replica are gone still finds the meta range). Call before start.
+   */
+  public void rememberVoters(List<String> known, java.util.function.Consumer<List<String>> onChange) {
+    this.learnedVoters = List.copyOf(known);
+    this.votersLearned = onChange;
+  }
+
   /** The service to register with the node's gRPC server (switches to the hosted one when it exists). */
   public ServerServiceDefinition service() {
     return MetaServiceSwitch.service(() -> {
@@ -126,7 +137,11 @@ public final class MetaNode implements AutoCloseable {
    */
   private void onHeartbeatAnswer(HeartbeatResponse answer) {
     if (answer.getMetaVoterAddressesCount() > 0) {
-      learnedVoters = List.copyOf(answer.getMetaVoterAddressesList());
+      List<String> voters = List.copyOf(answer.getMetaVoterAddressesList());
+      if (!voters.equals(learnedVoters)) {
+        learnedVoters = voters;
+        votersLearned.accept(voters);
+      }
     }
     Hosted h = hosted;
     if (h == null || answer.getMetaVoterNodeIdsCount() == 0 || answer.getMetaVoterNodeIdsList().contains(nodeId)

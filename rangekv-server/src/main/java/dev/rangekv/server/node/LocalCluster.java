@@ -60,8 +60,12 @@ public final class LocalCluster implements AutoCloseable {
       configs.replaceAll(c -> c.withMeta(MetaSettings.enabled(controller.get(), seeds)));
     }
     LocalCluster cluster = new LocalCluster(configs);
+    String clusterId = java.util.UUID.randomUUID().toString();
     try {
       for (NodeConfig c : configs) {
+        if (ClusterIdentity.read(c.dataDir()).isEmpty()) { // the same cluster id everywhere, as joining gives it
+          new ClusterIdentity(clusterId, c.nodeId()).write(c.dataDir());
+        }
         cluster.nodes.add(RangeKvNode.start(c));
       }
       List<RangeKvNode> first = cluster.nodes.subList(0, Math.min(3, size));

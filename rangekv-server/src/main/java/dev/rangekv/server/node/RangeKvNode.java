@@ -20,6 +20,8 @@ import dev.rangekv.server.move.MoveOptions;
 import dev.rangekv.server.move.ReplicaChanges;
 import dev.rangekv.server.move.SpanFetcher;
 import dev.rangekv.server.move.SpanSource;
+import dev.rangekv.server.rpc.ClusterIdCheck;
+import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
 import dev.rangekv.server.rpc.InputLimits;
 import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
@@ -45,6 +47,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -78,7 +81,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final ScheduledExecutorService groupExecutor;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
-  private final NodeChannels channels = new NodeChannels();
+  private final NodeChannels channels;
+  private final String clusterId;
   private final ExecutorService moveExecutor;
   /** Runs the KV handlers, which never block (they hand work to Ratis and reply from its callbacks). */
   private final ExecutorService kvExecutor;
@@ -90,6 +94,12 @@ public final class RangeKvNode implements AutoCloseable {
 
   private RangeKvNode(NodeConfig config) throws IOException {
     this.config = config;
+    ConnectionNoise.install();
+    // checked before anything is created or opened: a directory of another node stays as it is
+    Optional<ClusterIdentity> identity = ClusterIdentity.read(config.dataDir());
+    identity.ifPresent(i -> i.requireNode(config.nodeId(), config.dataDir()));
+    this.clusterId = identity.map(ClusterIdentity::clusterId).orElse("");
+    this.channels = NodeChannels.ofCluster(clusterId);
     Files.createDirectories(config.dataDir());
     this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
     this.directory = new ReplicaDirectory(store);
@@ -157,6 +167,8 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
+        .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
+        .intercept(new ClusterIdCheck(clusterId))
         // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default
         .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
           @Override
@@ -168,6 +180,7 @@ public final class RangeKvNode implements AutoCloseable {
         .build()
         .start();
     if (meta != null) {
+      meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
       meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
@@ -302,6 +315,11 @@ public final class RangeKvNode implements AutoCloseable {
 
   public String nodeId() {
     return config.nodeId();
+  }
+
+  /** The cluster id of this node's data directory; empty when it has no identity file. */
+  public String clusterId() {
+    return clusterId;
   }
 
   public ReplicaDirectory directory() {

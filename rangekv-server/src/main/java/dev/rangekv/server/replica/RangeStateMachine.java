@@ -378,7 +378,8 @@ public final class RangeStateMachine extends BaseStateMachine {
       }
       case SCAN -> {
         ScanRequest s = q.getScan();
-        int limit = s.getLimit() == 0 ? Integer.MAX_VALUE : s.getLimit();
+        // uint32 on the wire: 2^31 and above arrive as negative ints and mean "that many", i.e. no limit
+        int limit = s.getLimit() == 0 || s.getLimit() < 0 ? Integer.MAX_VALUE : s.getLimit();
         ScanResponse.Builder b = ScanResponse.newBuilder();
         for (KeyValue kv : store.scan(ProtoValues.key(s.getLo()), ProtoValues.end(s.getHi(), s.getHiInfinite()),
             limit, s.getReverse())) {

@@ -25,7 +25,7 @@ public record InputLimits(int maxKeyBytes, int maxValueBytes, int maxRequestByte
   Optional<RangeKvError> request(MessageLite request) {
     int size = request.getSerializedSize();
     return size > maxRequestBytes
-        ? fail("request.max-bytes", "request of " + size + " bytes exceeds " + maxRequestBytes)
+        ? fail("request.max-bytes", "request of " + size + " bytes exceeds the request limit of " + bytes(maxRequestBytes))
         : Optional.empty();
   }
 
@@ -34,13 +34,13 @@ public record InputLimits(int maxKeyBytes, int maxValueBytes, int maxRequestByte
       return fail("key.empty", "keys must not be empty");
     }
     return key.size() > maxKeyBytes
-        ? fail("key.max-bytes", "key of " + key.size() + " bytes exceeds " + maxKeyBytes)
+        ? fail("key.max-bytes", "key of " + key.size() + " bytes exceeds the key limit of " + bytes(maxKeyBytes))
         : Optional.empty();
   }
 
   Optional<RangeKvError> value(ByteString value) {
     return value.size() > maxValueBytes
-        ? fail("value.max-bytes", "value of " + value.size() + " bytes exceeds " + maxValueBytes)
+        ? fail("value.max-bytes", "value of " + value.size() + " bytes exceeds the value limit of " + bytes(maxValueBytes))
         : Optional.empty();
   }
 
@@ -74,6 +74,14 @@ public record InputLimits(int maxKeyBytes, int maxValueBytes, int maxRequestByte
           m.getDeleteRange().getHiInfinite());
       case OP_NOT_SET -> fail("batch.empty", "a mutation has no operation");
     };
+  }
+
+  /** {@code 1048576 bytes (1 MiB)}: the exact figure, and the round one people configure. */
+  static String bytes(int n) {
+    if (n >= 1 << 20 && n % (1 << 20) == 0) {
+      return n + " bytes (" + (n >> 20) + " MiB)";
+    }
+    return n >= 1 << 10 && n % (1 << 10) == 0 ? n + " bytes (" + (n >> 10) + " KiB)" : n + " bytes";
   }
 
   private static Optional<RangeKvError> fail(String limit, String message) {

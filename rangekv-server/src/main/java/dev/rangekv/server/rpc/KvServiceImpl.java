@@ -139,9 +139,10 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
 
   private <T> void write(StreamObserver<T> out, MessageLite request, RangeHeader header, boolean hasWriteId,
       WriteId writeId, List<Mutation> mutations, Function<BatchResponse, T> reply) {
-    Optional<RangeKvError> bad = limits.request(request)
-        .or(() -> limits.writeId(hasWriteId, writeId))
-        .or(() -> first(mutations.stream().map(limits::mutation).toList()));
+    // keys and values first: a 2 MiB value is reported as the value limit, not the request size
+    Optional<RangeKvError> bad = first(mutations.stream().map(limits::mutation).toList())
+        .or(() -> limits.request(request))
+        .or(() -> limits.writeId(hasWriteId, writeId));
     if (bad.isPresent()) {
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;

@@ -16,6 +16,7 @@ public final class NodeChannels implements AutoCloseable {
   private static final int MAX_MESSAGE_BYTES = 16 << 20;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final int maxMessageBytes;
+  private final String clusterId;
   private volatile boolean closed;
 
   public NodeChannels() {
@@ -24,7 +25,20 @@ public final class NodeChannels implements AutoCloseable {
 
   /** @param maxMessageBytes the largest reply accepted (a command listing a big cluster needs more) */
   public NodeChannels(int maxMessageBytes) {
+    this(maxMessageBytes, "");
+  }
+
+  /**
+   * A node's channels: every call carries {@code clusterId} (empty: none), so nodes of another cluster
+   * refuse it (see {@link ClusterIdCheck}).
+   */
+  public static NodeChannels ofCluster(String clusterId) {
+    return new NodeChannels(MAX_MESSAGE_BYTES, clusterId);
+  }
+
+  private NodeChannels(int maxMessageBytes, String clusterId) {
     this.maxMessageBytes = maxMessageBytes;
+    this.clusterId = clusterId;
   }
 
   public ManagedChannel channel(String address) {
@@ -34,6 +48,7 @@ public final class NodeChannels implements AutoCloseable {
     return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
         .usePlaintext()
         .maxInboundMessageSize(maxMessageBytes)
+        .intercept(new ClusterIdCheck(clusterId))
         .build());
   }
 

@@ -80,6 +80,13 @@ class KvApiIntegrationTest {
     var reversed = router.call(Key.utf8("api/"), (a, d) -> router.kv(a).scan(ScanRequest.newBuilder()
         .setHeader(TestRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit(2).setReverse(true).build()));
     assertThat(reversed.getEntriesList()).extracting(kv -> kv.getKey().toStringUtf8()).containsExactly("api/new", "api/c");
+    // limit is uint32: 2^31 and above arrive as a negative int and must mean "all", not "none"
+    for (long huge : new long[] {1L << 31, (1L << 32) - 1}) {
+      var all2 = router.call(Key.utf8("api/"), (a, d) -> router.kv(a).scan(ScanRequest.newBuilder()
+          .setHeader(TestRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit((int) huge).build()));
+      assertThat(all2.getEntriesList()).as("limit=%d", huge).extracting(kv -> kv.getKey().toStringUtf8())
+          .containsExactly("api/a", "api/c", "api/new");
+    }
 
     // an atomic batch: a failing check applies nothing; a passing one applies everything
     BatchResponse refused = batch(
@@ -139,6 +146,10 @@ class KvApiIntegrationTest {
     assertThat(limitOf(() -> putRaw(ByteString.EMPTY, bytes("v")))).isEqualTo("key.empty");
     assertThat(limitOf(() -> putRaw(ByteString.copyFrom(bigKey), bytes("v")))).isEqualTo("key.max-bytes");
     assertThat(limitOf(() -> putRaw(bytes("bad/v"), mib.concat(bytes("x"))))).isEqualTo("value.max-bytes");
+    // a 2 MiB value breaks the request size too: the value limit is the one named, with its size
+    RangeKvError twoMib = errorOf(() -> putRaw(bytes("bad/v2"), mib.concat(mib)));
+    assertThat(twoMib.getInvalidArgument().getLimit()).isEqualTo("value.max-bytes");
+    assertThat(twoMib.getMessage()).contains("1 MiB");
     assertThat(limitOf(() -> router.call(Key.utf8("bad/r"), (a, d) -> router.kv(a).batch(BatchRequest.newBuilder()
         .setHeader(TestRouter.header(d)).setWriteId(router.nextWriteId())
         .addMutations(put("bad/r1", mib)).addMutations(put("bad/r2", mib)).addMutations(put("bad/r3", mib))
