@@ -15,6 +15,7 @@ import dev.rangekv.cli.kv.PutCommand;
 import dev.rangekv.cli.kv.ScanCommand;
 import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
+import dev.rangekv.cli.workload.WorkloadCommand;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -47,6 +48,7 @@ import picocli.CommandLine.Option;
         MoveCommand.class,
         PresplitCommand.class,
         SimCommand.class,
+        WorkloadCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
   /** Commands whose own log lines are part of their output (a node process). */
