@@ -1,6 +1,9 @@
 package dev.rangekv.cli.workload;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 
 /**
@@ -16,8 +19,10 @@ public record PhaseResult(String name, int threads, double warmupSeconds, double
     long conflicts, Optional<Double> cpuSeconds, Optional<Double> loadAverage) {
 
   public PhaseResult {
-    latencies = Map.copyOf(latencies);
-    errors = Map.copyOf(errors);
+    EnumMap<OpKind, LatencyHistogram.Snapshot> kinds = new EnumMap<>(OpKind.class);
+    kinds.putAll(latencies);
+    latencies = Collections.unmodifiableMap(kinds); // enum order, for stable output
+    errors = Collections.unmodifiableMap(new TreeMap<>(errors));
   }
 
   /** Operations the store acknowledged in the window. */
