@@ -47,9 +47,8 @@ final class PhaseRunner {
   /** Inserts keys until the key space holds {@code target}: the {@code --load} step, measured whole. */
   PhaseResult load(KeySpace keys, long target) throws InterruptedException {
     PhaseSpec spec = PhaseSpec.parse("insert");
-    PhaseResult r = drive(new PhaseSpec("load", spec.mix(), spec.distribution(), 1, false), keys, target,
+    return drive(new PhaseSpec("load", spec.mix(), spec.distribution(), 1, false), keys, target,
         Duration.ZERO, Optional.empty(), -1);
-    return r;
   }
 
   private PhaseResult drive(PhaseSpec spec, KeySpace keys, long insertLimit, Duration warmup,
