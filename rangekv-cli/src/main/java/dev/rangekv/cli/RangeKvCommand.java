@@ -17,6 +17,7 @@ import dev.rangekv.cli.kv.ScanCommand;
 import dev.rangekv.cli.node.NodeCommand;
 import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
+import dev.rangekv.cli.workload.WorkloadCommand;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -52,6 +53,7 @@ import picocli.CommandLine.Option;
         MoveCommand.class,
         PresplitCommand.class,
         SimCommand.class,
+        WorkloadCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
   /** Commands whose own log lines are part of their output (a node process). */

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Three `rangekv start` processes on loopback, for the data-path benchmark (BENCHMARKS.md, "Data path:
+# workload tool"). Needs the CLI jar: mvn -q -B -DskipTests -pl rangekv-cli -am package
+#
+#   three-nodes.sh start              fresh data dirs, n1 bootstraps, n2 and n3 join
+#   three-nodes.sh wait               until 3 nodes are live and every range has 3 replicas and a leader
+#   three-nodes.sh stop               SIGTERM each node (a clean close), SIGKILL after 30 s
+#   three-nodes.sh status             nodes and ranges
+#   three-nodes.sh run ARGS...        start, wait, `rangekv workload run ARGS... --cluster <the 3 nodes>`,
+#                                     ranges and load average after, stop (also on failure or Ctrl-C)
+#
+# Environment: RKV_DIR (default /tmp/rangekv-3nodes: wiped by start), RKV_PORT (n1's client port,
+# default 17001; n2 +10, n3 +20; Raft ports are client + 1), RKV_JAR (default rangekv-cli/target/rangekv.jar),
+# RKV_NODE_OPTS (extra `start` options; default keeps one range: --set split.qps=1000000),
+# RKV_JAVA_OPTS (node JVM options), RKV_CLIENT_JAVA_OPTS (the workload JVM's options).
+# The workload prints machine-wide CPU per operation: nodes and workload on one machine, nothing else.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DIR=${RKV_DIR:-/tmp/rangekv-3nodes}
+PORT=${RKV_PORT:-17001}
+JAR=${RKV_JAR:-rangekv-cli/target/rangekv.jar}
+NODE_OPTS=${RKV_NODE_OPTS:---set split.qps=1000000}
+ADDRS="127.0.0.1:$PORT,127.0.0.1:$((PORT + 10)),127.0.0.1:$((PORT + 20))"
+
+cli() { java -jar "$JAR" "$@" --cluster "$ADDRS"; }
+
+start_node() { # id port [join]
+  local id=$1 port=$2 join=${3:-}
+  # shellcheck disable=SC2086
+  java ${RKV_JAVA_OPTS:-} -jar "$JAR" start --node-id "$id" --listen "127.0.0.1:$port" --data-dir "$DIR/$id" \
+    ${join:+--join "$join"} $NODE_OPTS > "$DIR/$id.log" 2>&1 &
+  echo $! > "$DIR/$id.pid"
+}
+
+start() {
+  [ -f "$JAR" ] || { echo "no $JAR: mvn -q -B -DskipTests -pl rangekv-cli -am package" >&2; exit 1; }
+  if ls "$DIR"/*.pid > /dev/null 2>&1; then stop; fi
+  rm -rf "$DIR" && mkdir -p "$DIR"
+  start_node n1 "$PORT"
+  for _ in $(seq 60); do
+    java -jar "$JAR" ranges --cluster "127.0.0.1:$PORT" --timeout 2s > /dev/null 2>&1 && break
+    sleep 1
+  done
+  start_node n2 $((PORT + 10)) "127.0.0.1:$PORT"
+  start_node n3 $((PORT + 20)) "127.0.0.1:$PORT"
+  echo "started n1 n2 n3 ($ADDRS), logs in $DIR"
+}
+
+ready() {
+  cli nodes --json 2>/dev/null | python3 -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]
+sys.exit(0 if sum(1 for n in nodes if n["live"]) == 3 else 1)' || return 1
+  cli ranges --json 2>/dev/null | python3 -c '
+import json, sys
+ranges = json.load(sys.stdin)["ranges"]
+sys.exit(0 if ranges and all(len(r["replicas"]) == 3 and r["leader"] for r in ranges) else 1)'
+}
+
+wait_ready() {
+  for _ in $(seq 90); do
+    if ready; then echo "3 nodes live, every range on 3 replicas"; return 0; fi
+    sleep 2
+  done
+  echo "the cluster did not reach 3 live nodes with 3 replicas per range in 180 s; logs in $DIR" >&2
+  return 1
+}
+
+stop() {
+  local pids=()
+  for f in "$DIR"/*.pid; do
+    [ -f "$f" ] || continue
+    pids+=("$(cat "$f")")
+    rm -f "$f"
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill -TERM "${pids[@]}" 2> /dev/null || true
+  for _ in $(seq 30); do
+    kill -0 "${pids[@]}" 2> /dev/null || { echo "stopped ${pids[*]}"; return 0; }
+    sleep 1
+  done
+  kill -KILL "${pids[@]}" 2> /dev/null || true
+  echo "killed ${pids[*]} (no clean stop within 30 s)"
+}
+
+status() {
+  cli nodes || true
+  cli ranges || true
+}
+
+case "${1:-}" in
+  start) start ;;
+  wait) wait_ready ;;
+  stop) stop ;;
+  status) status ;;
+  run)
+    shift
+    trap stop EXIT
+    start
+    wait_ready
+    cli ranges
+    echo "load before the workload: $(cat /proc/loadavg)"
+    # shellcheck disable=SC2086
+    java ${RKV_CLIENT_JAVA_OPTS:-} -jar "$JAR" workload run "$@" --cluster "$ADDRS"
+    echo "load after the workload: $(cat /proc/loadavg)"
+    cli ranges
+    ;;
+  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
