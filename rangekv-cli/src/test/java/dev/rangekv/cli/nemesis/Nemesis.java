@@ -65,7 +65,7 @@ final class Nemesis {
       }
       String kind = order.remove(0);
       int window = faults.open(kind, now());
-      journal.add(String.format("%6.1fs %s", now() / 1e9, kind));
+      note(String.format("%6.1fs %s", now() / 1e9, kind));
       try {
         inject(kind);
         awaitAllLive();
@@ -130,16 +130,16 @@ final class Nemesis {
   }
 
   private void killAndRestart(String id) throws Exception {
-    journal.add(String.format("%6.1fs   kill -9 %s", now() / 1e9, id));
+    note(String.format("%6.1fs   kill -9 %s", now() / 1e9, id));
     nodes.kill(id);
     TimeUnit.MILLISECONDS.sleep(2000 + random.nextInt(4000)); // the node stays dead a while: that is the fault
     nodes.restart(id, STEP);
-    journal.add(String.format("%6.1fs   %s resumed", now() / 1e9, id));
+    note(String.format("%6.1fs   %s resumed", now() / 1e9, id));
   }
 
   private void admin(String kind, String... args) {
     CliRun r = cli(args);
-    journal.add(String.format("%6.1fs   %s -> exit %d %s", now() / 1e9, String.join(" ", args), r.exit(),
+    note(String.format("%6.1fs   %s -> exit %d %s", now() / 1e9, String.join(" ", args), r.exit(),
         (r.out() + r.err()).strip().lines().findFirst().orElse("")));
     if (r.exit() != 0) {
       adminFailures.add(kind + ": " + r.err().strip());
@@ -192,6 +192,12 @@ final class Nemesis {
       throw new IllegalStateException("nothing to pick from");
     }
     return from.get(random.nextInt(from.size()));
+  }
+
+  /** Journals a step, and prints it at once: a run that hangs still shows what the nemesis did. */
+  private void note(String line) {
+    journal.add(line);
+    System.out.println("nemesis: " + line);
   }
 
   private long now() {

@@ -62,44 +62,54 @@ class NemesisProcessTest {
     FaultLog faults = new FaultLog(CLIENT_TIMEOUT.plusSeconds(2).toNanos());
     try (NodeProcesses nodes = new NodeProcesses(dir, logs, NODES, List.of("controller.tick=1000",
         "node.dead-timeout=6000"))) {
-      formCluster(nodes);
-      ClientOptions options = ClientOptions.defaults().withTimeout(CLIENT_TIMEOUT);
-      try (RangeKvClient client = RangeKvClient.connect(nodes.addresses(), options)) {
-        Workload workload = new Workload(client, faults, origin, WRITERS, COUNTERS);
-        Nemesis nemesis = new Nemesis(nodes, faults, origin, seed);
-        AtomicReference<Throwable> nemesisError = new AtomicReference<>();
-        Thread injector = new Thread(() -> {
-          try {
-            nemesis.run();
-          } catch (Throwable t) {
-            nemesisError.set(t);
-          }
-        }, "nemesis");
-        long runStart = System.nanoTime() - origin;
-        workload.start(seed, INCREMENTERS);
-        injector.start();
-        TimeUnit.SECONDS.sleep(seconds); // the run's length: the workload and the nemesis work meanwhile
-        nemesis.stop();
-        injector.join(TimeUnit.MINUTES.toMillis(8)); // the last fault heals (a kill-two restarts two nodes)
-        workload.stop();
-        long runEnd = System.nanoTime() - origin;
-        assertThat(injector.isAlive()).as("the nemesis did not finish healing its last fault").isFalse();
-        if (nemesisError.get() != null) {
-          throw new AssertionError("the nemesis failed: " + nemesisError.get(), nemesisError.get());
-        }
-        nemesis.awaitAllLive();
-
-        FinalCheck check = finalCheck(client, workload);
-        String summary = summary(seed, seconds, runEnd - runStart, workload, faults, nemesis, check);
-        System.out.println(summary);
-
-        assertThat(workload.unexpected).as("unexpected errors in workload threads").isEmpty();
-        assertThat(check.lost).as("acknowledged writes lost\n" + summary).isZero();
-        assertThat(workload.liveViolations).as("live reads and scans\n" + summary).isEmpty();
-        assertThat(check.violations).as("final state\n" + summary).isEmpty();
-        assertThat(faults.failuresByKind().get(FaultLog.OUTSIDE))
-            .as("operations failing outside every fault window: " + faults.outsideSamples() + "\n" + summary).isZero();
+      try {
+        run(seed, seconds, origin, faults, nodes);
+      } catch (Exception | Error e) {
+        System.out.println("nemesis: the run failed: " + e + "\nnode states:\n" + nodes.diagnose()
+            + "failures per fault kind: " + faults.failuresByKind() + "; outside samples: " + faults.outsideSamples());
+        throw e;
       }
+    }
+  }
+
+  private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes) throws Exception {
+    formCluster(nodes);
+    ClientOptions options = ClientOptions.defaults().withTimeout(CLIENT_TIMEOUT);
+    try (RangeKvClient client = RangeKvClient.connect(nodes.addresses(), options)) {
+      Workload workload = new Workload(client, faults, origin, WRITERS, COUNTERS);
+      Nemesis nemesis = new Nemesis(nodes, faults, origin, seed);
+      AtomicReference<Throwable> nemesisError = new AtomicReference<>();
+      Thread injector = new Thread(() -> {
+        try {
+          nemesis.run();
+        } catch (Throwable t) {
+          nemesisError.set(t);
+        }
+      }, "nemesis");
+      long runStart = System.nanoTime() - origin;
+      workload.start(seed, INCREMENTERS);
+      injector.start();
+      TimeUnit.SECONDS.sleep(seconds); // the run's length: the workload and the nemesis work meanwhile
+      nemesis.stop();
+      injector.join(TimeUnit.MINUTES.toMillis(8)); // the last fault heals (a kill-two restarts two nodes)
+      workload.stop();
+      long runEnd = System.nanoTime() - origin;
+      assertThat(injector.isAlive()).as("the nemesis did not finish healing its last fault").isFalse();
+      if (nemesisError.get() != null) {
+        throw new AssertionError("the nemesis failed: " + nemesisError.get(), nemesisError.get());
+      }
+      nemesis.awaitAllLive();
+
+      FinalCheck check = finalCheck(client, workload);
+      String summary = summary(seed, seconds, runEnd - runStart, workload, faults, nemesis, check);
+      System.out.println(summary);
+
+      assertThat(workload.unexpected).as("unexpected errors in workload threads").isEmpty();
+      assertThat(check.lost).as("acknowledged writes lost\n" + summary).isZero();
+      assertThat(workload.liveViolations).as("live reads and scans\n" + summary).isEmpty();
+      assertThat(check.violations).as("final state\n" + summary).isEmpty();
+      assertThat(faults.failuresByKind().get(FaultLog.OUTSIDE))
+          .as("operations failing outside every fault window: " + faults.outsideSamples() + "\n" + summary).isZero();
     }
   }
 

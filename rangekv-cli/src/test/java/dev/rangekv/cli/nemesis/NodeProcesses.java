@@ -146,6 +146,41 @@ final class NodeProcesses implements AutoCloseable {
     throw new AssertionError(id + ": '" + needle + "' not seen within " + timeout + "; log:\n" + tail(log(id)));
   }
 
+  /**
+   * For a failed run: each node's process state as {@code ps} shows it (T = stopped) and a thread dump
+   * (jstack) into the log directory; returns the states.
+   */
+  String diagnose() {
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<String, Process> e : running.entrySet()) {
+      long pid = e.getValue().pid();
+      out.append(e.getKey()).append(" pid=").append(pid).append(" alive=").append(e.getValue().isAlive())
+          .append(" paused=").append(paused.contains(e.getKey())).append(" ps=")
+          .append(run(List.of("ps", "-o", "stat=", "-p", Long.toString(pid))).strip()).append('\n');
+      String dump = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(), Long.toString(pid)));
+      try {
+        Files.writeString(logs.resolve(e.getKey() + "-jstack.txt"), dump, StandardCharsets.UTF_8);
+      } catch (IOException io) {
+        out.append("  (jstack not written: ").append(io).append(")\n");
+      }
+    }
+    return out.toString();
+  }
+
+  private static String run(List<String> cmd) {
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      byte[] bytes = p.getInputStream().readAllBytes();
+      p.waitFor(30, TimeUnit.SECONDS);
+      return new String(bytes, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(" + cmd.get(0) + " failed: " + e + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(interrupted)";
+    }
+  }
+
   private static String tail(String s) {
     return s.length() <= 4000 ? s : s.substring(s.length() - 4000);
   }
