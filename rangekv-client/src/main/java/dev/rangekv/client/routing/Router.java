@@ -184,6 +184,11 @@ public final class Router {
         // the hint is fresher than this call's failure of that node (e.g. it had no group yet then)
         cache.learnLeader(range.rangeId(), n.leaderNodeId(), n.leaderAddress());
         c.failedNodes.remove(n.leaderNodeId());
+        // the answering node is not the leader: if the hinted one fails too, the round moves on to the
+        // other replicas instead of bouncing between these two (a hint may name a leader that hangs)
+        if (!node.isEmpty()) {
+          c.failedNodes.add(node);
+        }
       } else if (!node.isEmpty()) {
         c.failedNodes.add(node);
         // every replica refused or failed during this call: the cached replica set may be stale
