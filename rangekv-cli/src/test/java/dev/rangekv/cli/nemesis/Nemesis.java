@@ -59,7 +59,7 @@ final class Nemesis {
         order.addAll(KINDS);
         Collections.shuffle(order, new java.util.Random(random.nextLong()));
       }
-      TimeUnit.MILLISECONDS.sleep(2000 + random.nextInt(3000)); // a quiet spell: operations must all succeed
+      TimeUnit.MILLISECONDS.sleep(1500 + random.nextInt(2000)); // a quiet spell: operations must all succeed
       if (stop.get()) {
         break;
       }
@@ -132,7 +132,7 @@ final class Nemesis {
   private void killAndRestart(String id) throws Exception {
     note(String.format("%6.1fs   kill -9 %s", now() / 1e9, id));
     nodes.kill(id);
-    TimeUnit.MILLISECONDS.sleep(2000 + random.nextInt(4000)); // the node stays dead a while: that is the fault
+    TimeUnit.MILLISECONDS.sleep(1000 + random.nextInt(3000)); // the node stays dead a while: that is the fault
     nodes.restart(id, STEP);
     note(String.format("%6.1fs   %s resumed", now() / 1e9, id));
   }
