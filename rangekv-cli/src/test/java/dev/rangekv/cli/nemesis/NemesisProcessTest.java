@@ -86,6 +86,7 @@ class NemesisProcessTest {
           nemesisError.set(t);
         }
       }, "nemesis");
+      injector.setDaemon(true);
       long runStart = System.nanoTime() - origin;
       workload.start(seed, INCREMENTERS);
       injector.start();

@@ -33,6 +33,7 @@ final class NodeProcesses implements AutoCloseable {
   private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private final List<String> settings;
   private int starts;
+  private boolean closed;
 
   NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings) throws IOException {
     this.logs = logs;
@@ -59,6 +60,9 @@ final class NodeProcesses implements AutoCloseable {
 
   /** Starts node {@code id}; {@code join} empty bootstraps (only the first start of the first node). */
   synchronized void start(String id, List<String> join) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("closed: " + id + " is not started again");
+    }
     Node n = nodes.get(id);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -187,6 +191,9 @@ final class NodeProcesses implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true; // a nemesis thread still running may not start a node after this
+    }
     for (String id : List.copyOf(running.keySet())) {
       try {
         kill(id);
