@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param timeout the deadline of each call (a scan: of each page), retries included
  * @param attemptTimeout the longest one attempt may take before the client tries elsewhere (capped by
  *     the call's remaining time); keeps one dead node from eating the whole deadline
- * @param retry attempts and backoff
+ * @param retry backoff and the attempt cap (a guard against a corrupt cache: the deadline is the bound,
+ *     so a leadership change or a range still starting costs latency, not an error)
  * @param refreshTimeout deadline of one range-listing call to one node
  */
 public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout) {
@@ -20,7 +21,7 @@ public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPoli
     }
   }
 
-  /** 10 s per call, 3 s per attempt, 10 attempts, 2 s per range listing. */
+  /** 10 s per call, 3 s per attempt, at most 100 attempts (backoff 10 ms doubling to 500 ms), 2 s per range listing. */
   public static ClientOptions defaults() {
     return new ClientOptions(Duration.ofSeconds(10), Duration.ofSeconds(3), RetryPolicy.defaults(), Duration.ofSeconds(2));
   }

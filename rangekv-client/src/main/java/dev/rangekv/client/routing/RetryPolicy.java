@@ -12,21 +12,32 @@ import java.time.Duration;
  * applies it at most once) and, if it runs out of attempts or time, ends as ambiguous, never as a
  * definite failure. While no attempt can have applied, each definite failure gets the next attempt a fresh
  * write id: the refused attempt is dead either way, and a fresh id keeps a node's reply cache (Ratis
- * caches replies by client and call id) from replaying the old refusal to the retry. Bad input and internal errors are not retried. Attempts are bounded by {@code
- * maxAttempts} whatever the cache says (DESIGN.md invariant 5), so a corrupt cache ends in an error.
- * Backoff is exponential with equal jitter ({@code cap/2 + random * cap/2}). Fresh descriptors retry at
- * once, since the news is the fix (the attempt bound still holds against endless "news"); a leader hint
- * retries at once only for the first two attempts, since a hint may name a node that just died.
+ * caches replies by client and call id) from replaying the old refusal to the retry. Bad input and
+ * internal errors are not retried.
  *
- * @param maxAttempts attempts per call, at least 1 (default 10)
+ * <p>The call's deadline is the bound. Routine churn (a leader stepping down or transferring, a
+ * follower that knows no leader yet, a range still starting, a node that has not got the range yet)
+ * is waited out with backoff until the deadline: it costs latency, never an error. The attempt cap
+ * is only a guard (DESIGN.md invariant 5): retries without backoff (fresh descriptors, the first
+ * leader hints) could otherwise spin on a corrupt cache or a lying node, and the cap ends that in an
+ * error. When the backoff would pass the deadline, the wait shrinks to half the time left so one last
+ * attempt still runs (unless less than {@code 2 * baseBackoff} is left).
+ * Backoff is exponential with equal jitter ({@code cap/2 + random * cap/2}). Fresh descriptors retry at
+ * once, since the news is the fix; a leader hint retries at once only for the first two attempts,
+ * since a hint may name a node that just died.
+ *
+ * @param maxAttempts attempts per call, at least 1 (default 100: a guard, the deadline bounds a call)
  * @param baseBackoff backoff cap after the first failure; doubles per attempt
  * @param maxBackoff upper bound of the backoff cap
  */
 public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBackoff) {
 
-  /** 10 attempts, backoff 10 ms doubling up to 1 s. */
+  /** The default attempt cap: far above what backoff lets a call make before its deadline. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 100;
+
+  /** 100 attempts (a guard; the deadline is the bound), backoff 10 ms doubling up to 500 ms. */
   public static RetryPolicy defaults() {
-    return new RetryPolicy(10, Duration.ofMillis(10), Duration.ofSeconds(1));
+    return new RetryPolicy(DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(10), Duration.ofMillis(500));
   }
 
   public RetryPolicy {
@@ -82,7 +93,11 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
     boolean hint = failure instanceof Failure.NotLeader n && !n.leaderNodeId().isEmpty();
     long backoff = news || hint && attempts <= 2 ? 0 : backoffNanos(attempts, random);
     if (backoff >= nanosLeft) {
-      return end(ambiguous ? Kind.FAIL_AMBIGUOUS : Kind.FAIL_DEADLINE, ambiguous);
+      // one last attempt inside the deadline beats giving up while the churn may already be over
+      if (nanosLeft < 2 * Math.max(baseBackoff.toNanos(), 1_000_000L)) {
+        return end(ambiguous ? Kind.FAIL_AMBIGUOUS : Kind.FAIL_DEADLINE, ambiguous);
+      }
+      backoff = nanosLeft / 2;
     }
     freshWriteId |= write && !ambiguous && failure.definitelyNotApplied();
     boolean refresh = failure instanceof Failure.RangeNotFound

@@ -29,7 +29,10 @@ import java.util.function.LongSupplier;
  * each call runs one attempt at a time.
  *
  * <p>Every attempt, including one that found no route (a placeholder or a node without an address),
- * counts towards the bound, so no cache content can make a call loop.
+ * counts towards the attempt cap, so no cache content can make a call loop; the deadline bounds the
+ * rest. A node that refuses without a hint (stepping down, no leader known, range still starting) is
+ * skipped for the rest of the round; when every replica failed, the round starts over after a backoff
+ * from a refreshed cache.
  */
 public final class Router {
   private final RouteCache cache;
@@ -185,8 +188,16 @@ public final class Router {
         // the hint is fresher than this call's failure of that node (e.g. it had no group yet then)
         cache.learnLeader(range.rangeId(), n.leaderNodeId(), n.leaderAddress());
         c.failedNodes.remove(n.leaderNodeId());
+        // the answering node is not the leader: if the hinted one fails too, the round moves on to the
+        // other replicas instead of bouncing between these two (a hint may name a leader that hangs)
+        if (!node.isEmpty()) {
+          c.failedNodes.add(node);
+        }
       } else if (!node.isEmpty()) {
         c.failedNodes.add(node);
+        // every replica refused or failed during this call: the cached replica set may be stale
+        // (a move finished), so the next round starts from the source's picture
+        refresh |= c.failedNodes.containsAll(range.replicas());
       }
       // RANGE_MOVED that taught the cache nothing (a replica lagging, or a range frozen while a merge
       // runs: it names only itself and the merge target) is no fix: back off like any other wait, or

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.client.ClientOptions;
+import dev.rangekv.client.DeadlineExceededException;
 import dev.rangekv.client.KeyValue;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RetriesExhaustedException;
@@ -97,14 +98,14 @@ class RoutingIntegrationTest {
         known -> CompletableFuture.completedFuture(new RangeSnapshot(garbage, withGhost, Map.of())),
         ClientOptions.defaults())) {
       long start = System.nanoTime();
+      // the deadline (10 s) or the attempt cap (100), whichever comes first, ends each call
       assertThatThrownBy(() -> client.get(Key.utf8("a")))
-          .isInstanceOf(RetriesExhaustedException.class)
-          .hasMessageContaining("retry bound reached")
-          .hasMessageContaining("attempts=10")
+          .isInstanceOfAny(RetriesExhaustedException.class, DeadlineExceededException.class)
+          .hasMessageContaining("attempts=")
           .hasMessageContaining("RangeNotFound");
       assertThatThrownBy(() -> client.put(Key.utf8("x"), "v".getBytes()))
-          .isInstanceOf(RetriesExhaustedException.class)
-          .hasMessageContaining("attempts=10")
+          .isInstanceOfAny(RetriesExhaustedException.class, DeadlineExceededException.class)
+          .hasMessageContaining("attempts=")
           .hasMessageContaining("key=\"x\"");
       assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(60);
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
   static final long LOTS = Duration.ofHours(1).toNanos();
+  static final int CAP = RetryPolicy.DEFAULT_MAX_ATTEMPTS;
   final RetryPolicy policy = RetryPolicy.defaults();
 
   static Failure unknownOutcome() {
@@ -34,8 +35,8 @@ class RetryPolicyTest {
     Property.named("backoff bounds").cases(1000).sizes(1, 60).check(g -> {
       int attempts = g.between(1, g.size());
       double r = g.random().nextDouble();
-      long base = Duration.ofMillis(10).toNanos();
-      long cap = Math.min(Duration.ofSeconds(1).toNanos(), attempts > 40 ? Long.MAX_VALUE : base << Math.min(attempts - 1, 40));
+      long base = policy.baseBackoff().toNanos();
+      long cap = Math.min(policy.maxBackoff().toNanos(), attempts > 40 ? Long.MAX_VALUE : base << Math.min(attempts - 1, 40));
       long b = policy.backoffNanos(attempts, r);
       assertThat(b).isBetween(cap / 2, cap);
       assertThat(policy.backoffNanos(attempts, 0.0)).isEqualTo(cap / 2);
@@ -45,8 +46,8 @@ class RetryPolicyTest {
   @Test
   void attempts_areBoundedWhateverTheFailure() {
     for (Failure f : List.of(moved(), definite(), new Failure.RangeNotFound("x"), new Failure.NotLeader("n2", "a", true, "x"))) {
-      assertThat(policy.decide(f, false, 9, false, LOTS, 0.5).kind()).isEqualTo(Kind.RETRY);
-      assertThat(policy.decide(f, false, 10, false, LOTS, 0.5).kind()).isEqualTo(Kind.FAIL_EXHAUSTED);
+      assertThat(policy.decide(f, false, CAP - 1, false, LOTS, 0.5).kind()).isEqualTo(Kind.RETRY);
+      assertThat(policy.decide(f, false, CAP, false, LOTS, 0.5).kind()).isEqualTo(Kind.FAIL_EXHAUSTED);
     }
   }
 
@@ -58,7 +59,7 @@ class RetryPolicyTest {
     assertThat(first.freshWriteId()).isFalse();
     RetryPolicy.Decision later = policy.decide(definite(), true, 2, first.ambiguous(), LOTS, 0.5);
     assertThat(later.ambiguous()).isTrue();
-    assertThat(policy.decide(definite(), true, 10, true, LOTS, 0.5).kind()).isEqualTo(Kind.FAIL_AMBIGUOUS);
+    assertThat(policy.decide(definite(), true, CAP, true, LOTS, 0.5).kind()).isEqualTo(Kind.FAIL_AMBIGUOUS);
     assertThat(policy.decide(definite(), true, 3, true, 1, 0.5).kind()).isEqualTo(Kind.FAIL_AMBIGUOUS);
   }
 
@@ -73,7 +74,7 @@ class RetryPolicyTest {
 
   @Test
   void readsAreNeverAmbiguous() {
-    RetryPolicy.Decision d = policy.decide(unknownOutcome(), false, 10, false, LOTS, 0.5);
+    RetryPolicy.Decision d = policy.decide(unknownOutcome(), false, CAP, false, LOTS, 0.5);
     assertThat(d.kind()).isEqualTo(Kind.FAIL_EXHAUSTED);
     assertThat(d.ambiguous()).isFalse();
   }
@@ -115,5 +116,62 @@ class RetryPolicyTest {
     assertThat(policy.decide(new Failure.RangeMoved(List.of(), Map.of(), "x"), false, 1, false, LOTS, 0.5).refreshCache())
         .isTrue();
     assertThat(policy.decide(moved(), false, 1, false, LOTS, 0.5).refreshCache()).isFalse();
+  }
+
+  @Test
+  void aBackoffPastTheDeadline_shrinksToHalfTheTimeLeft_soOneLastAttemptRuns() {
+    long left = Duration.ofMillis(100).toNanos();
+    RetryPolicy.Decision d = policy.decide(definite(), false, 12, false, left, 0.9);
+    assertThat(d.kind()).isEqualTo(Kind.RETRY);
+    assertThat(d.backoffNanos()).isEqualTo(left / 2);
+  }
+
+  static Failure churn(java.util.SplittableRandom r) {
+    return switch (r.nextInt(5)) {
+      case 0 -> new Failure.NotLeader("", "", true, "no leader known");
+      case 1 -> new Failure.Unavailable(true, "LeaderSteppingDownException: stepping down");
+      case 2 -> new Failure.Unavailable(true, "range 7 is not ready on this node");
+      case 3 -> new Failure.RangeNotFound("not here yet");
+      default -> new Failure.NotLeader("n" + r.nextInt(3), "h:1", true, "hint");
+    };
+  }
+
+  @Test
+  void leadershipChurn_isWaitedOutUntilTheDeadline_neverEndsByTheAttemptCap() {
+    // A call against nodes that keep refusing with routine churn: it retries with backoff until the
+    // deadline is (nearly) spent; only the deadline ends it, never the attempt cap.
+    Property.named("churn waits until the deadline").cases(300).check(g -> {
+      long deadline = Duration.ofMillis(g.between(200, 20_000)).toNanos();
+      long now = 0;
+      boolean write = g.random().nextBoolean();
+      for (int attempt = 1; ; attempt++) {
+        now += Duration.ofMillis(g.between(0, 20)).toNanos(); // the attempt's own round trip
+        RetryPolicy.Decision d = policy.decide(churn(g.random()), write, attempt, false,
+            deadline - now, g.random().nextDouble());
+        if (d.kind() != Kind.RETRY) {
+          assertThat(d.kind()).isEqualTo(Kind.FAIL_DEADLINE);
+          assertThat(deadline - now).isLessThan(Duration.ofMillis(20).toNanos() + 1);
+          assertThat(d.ambiguous()).isFalse();
+          break;
+        }
+        assertThat(attempt).isLessThan(CAP);
+        now += d.backoffNanos();
+      }
+    });
+  }
+
+  @Test
+  void endlessNews_endsAtTheAttemptCap_whateverTheDeadline() {
+    // invariant 5: a corrupt cache or lying node answering fresh descriptors forever is cut off
+    Property.named("news is capped").cases(50).check(g -> {
+      RetryPolicy p = new RetryPolicy(g.between(1, 200), Duration.ofMillis(1), Duration.ofMillis(5));
+      int attempt = 1;
+      RetryPolicy.Decision d;
+      while ((d = p.decide(moved(), g.random().nextBoolean(), attempt, false, LOTS, 0.3)).kind() == Kind.RETRY) {
+        attempt++;
+      }
+      assertThat(d.kind()).isEqualTo(Kind.FAIL_EXHAUSTED);
+      assertThat(attempt).isEqualTo(p.maxAttempts());
+    });
   }
 }

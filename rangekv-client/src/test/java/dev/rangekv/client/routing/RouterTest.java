@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.client.AmbiguousResultException;
 import dev.rangekv.client.ClientOptions;
+import dev.rangekv.client.DeadlineExceededException;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RetriesExhaustedException;
 import dev.rangekv.core.key.Key;
@@ -118,4 +119,45 @@ class RouterTest {
     }
   }
 
+
+  /** The default attempt cap with millisecond backoff: what a call does under churn, fast. */
+  static ClientOptions churnPatient(Duration timeout) {
+    return ClientOptions.defaults().withTimeout(timeout)
+        .withRetry(new RetryPolicy(RetryPolicy.DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(1), Duration.ofMillis(5)));
+  }
+
+  @Test
+  void aLeaderSteppingDownLongerThanTheOldTenAttempts_costsLatency_notAnError() throws Exception {
+    try (FakeNode node = new FakeNode()) {
+      node.listed = List.of(ROOT);
+      AtomicInteger calls = new AtomicInteger();
+      // 30 refusals in a row: stepping down, then no leader known, then the range still starting
+      node.putScript = r -> {
+        int n = calls.incrementAndGet();
+        return n <= 10 ? RangeKvErrors.unavailable("LeaderSteppingDownException: stepping down", true)
+            : n <= 20 ? RangeKvErrors.notLeader(1, "", "", true)
+            : n <= 30 ? RangeKvErrors.unavailable("range 1 is not ready on this node", true) : null;
+      };
+      try (RangeKvClient client = RangeKvClient.connect(List.of(node.address()), churnPatient(Duration.ofSeconds(20)))) {
+        client.put(Key.utf8("k"), "v".getBytes());
+      }
+      assertThat(node.puts).hasSize(31);
+    }
+  }
+
+  @Test
+  void refusalsThatNeverEnd_endAtTheDeadline_notAtAnAttemptCount() throws Exception {
+    try (FakeNode node = new FakeNode()) {
+      node.listed = List.of(ROOT);
+      node.putScript = r -> RangeKvErrors.notLeader(1, "", "", true);
+      ClientOptions options = ClientOptions.defaults().withTimeout(Duration.ofSeconds(1))
+          .withRetry(new RetryPolicy(RetryPolicy.DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(10), Duration.ofMillis(50)));
+      try (RangeKvClient client = RangeKvClient.connect(List.of(node.address()), options)) {
+        assertThatThrownBy(() -> client.put(Key.utf8("k"), "v".getBytes()))
+            .isInstanceOf(DeadlineExceededException.class);
+      }
+      // backoff of at least 5 ms a time: the 1 s deadline, not the cap, ended it
+      assertThat(node.puts.size()).isGreaterThan(1).isLessThan(RetryPolicy.DEFAULT_MAX_ATTEMPTS);
+    }
+  }
 }

@@ -175,9 +175,15 @@ public final class ReplicaChanges {
     if (!ctx.peerIds().contains(target)) {
       throw new RangeKvException(RangeKvErrors.invalidArgument("replica", target + " is not a replica of range " + ctx.rangeId()));
     }
-    RaftClientReply reply = await(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
-        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
-        Duration.ofSeconds(15), "transfer leadership");
+    RaftClientReply reply;
+    gateway.transferStarted(ctx.rangeId(), target);
+    try {
+      reply = await(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
+          ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
+          Duration.ofSeconds(15), "transfer leadership");
+    } finally {
+      gateway.transferEnded(ctx.rangeId());
+    }
     log.info("leadership transferred rangeId={} to={}", ctx.rangeId(), target);
     return reply.isSuccess() ? target : "";
   }

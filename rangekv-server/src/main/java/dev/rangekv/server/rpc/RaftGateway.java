@@ -15,9 +15,11 @@ import dev.rangekv.server.replica.ReplicaDirectory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +49,9 @@ public final class RaftGateway {
   private final Duration timeout;
   private final ClientId nodeClientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
+  // rangeId -> the node this node is handing leadership to: while Ratis refuses writes as "stepping
+  // down" and knows no other leader yet, the refusal names the transfer's target so clients go there
+  private final Map<Long, String> transfers = new ConcurrentHashMap<>();
 
   public RaftGateway(RaftServer server, ReplicaDirectory directory, Duration timeout) {
     this.server = server;
@@ -119,6 +124,19 @@ public final class RaftGateway {
     });
   }
 
+  /**
+   * Records that this node is transferring the leadership of {@code rangeId} to {@code target} (until
+   * {@link #transferEnded}): refusals meanwhile carry the target as the leader hint.
+   */
+  public void transferStarted(long rangeId, String target) {
+    transfers.put(rangeId, target);
+  }
+
+  /** Ends what {@link #transferStarted} recorded. */
+  public void transferEnded(long rangeId) {
+    transfers.remove(rangeId);
+  }
+
   /** Empty when this node holds {@code rangeId} and its division believes it leads. */
   public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
     if (directory.replica(rangeId).isEmpty()) {
@@ -137,7 +155,7 @@ public final class RaftGateway {
       return Optional.empty();
     }
     String leader = division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString();
-    return Optional.of(RangeKvErrors.notLeader(rangeId, leader, leader.isEmpty() ? "" : directory.addressOf(leader), true));
+    return Optional.of(notLeader(rangeId, leader, true));
   }
 
   private RaftClientRequest request(long rangeId, ClientId clientId, long callId, Message body, RaftClientRequest.Type type) {
@@ -183,10 +201,14 @@ public final class RaftGateway {
       RaftPeer hint = nle.getSuggestedLeader();
       String leader = hint == null ? "" : hint.getId().toString();
       // a leader stepping down fails pending requests with NotLeader: they may still commit
-      return RangeKvErrors.notLeader(rangeId, leader, leader.isEmpty() ? "" : directory.addressOf(leader), safe);
+      return notLeader(rangeId, leader, safe);
     }
     if (e instanceof GroupMismatchException) {
       return RangeKvErrors.rangeNotFound(rangeId);
+    }
+    if (e instanceof LeaderSteppingDownException && transfers.containsKey(rangeId)) {
+      // refused before it was appended: send the caller to the node taking over
+      return notLeader(rangeId, "", true);
     }
     if (e instanceof LeaderNotReadyException
         || e instanceof LeaderSteppingDownException
@@ -200,6 +222,13 @@ public final class RaftGateway {
       return RangeKvErrors.unavailable(e.getClass().getSimpleName() + ": " + e.getMessage(), safe);
     }
     return RangeKvErrors.unavailable("unexpected " + e, safe);
+  }
+
+  /** NOT_LEADER naming {@code leader}, or the target of a transfer in progress when no leader is known. */
+  private RangeKvError notLeader(long rangeId, String leader, boolean safe) {
+    String hint = leader.isEmpty() || leader.equals(server.getId().toString())
+        ? transfers.getOrDefault(rangeId, leader) : leader;
+    return RangeKvErrors.notLeader(rangeId, hint, hint.isEmpty() ? "" : directory.addressOf(hint), safe);
   }
 
   private interface Parser<T> {
