@@ -67,8 +67,11 @@ public final class RangeStateMachine extends BaseStateMachine {
   private final Object applyLock = new Object();
   /** The left neighbour this range is frozen for (a merge in progress); 0 when not frozen. */
   private volatile long frozenFor;
-  /** A span snapshot fetched from the leader, installed by {@link #reinitialize}. */
-  private volatile StagedSpan staged;
+  /**
+   * The applied point of the last span snapshot installed since start (null: none). Entries at or below
+   * it are already in the store: an apply of one that the log still held is skipped.
+   */
+  private volatile TermIndex installed;
 
   public RangeStateMachine(long rangeId, NodeStore store, ReplicaHost host) {
     this.rangeId = rangeId;
@@ -221,6 +224,10 @@ public final class RangeStateMachine extends BaseStateMachine {
     // the leader applies the object it proposed; other replicas parse the entry
     RangeCommand cmd = trx.getStateMachineContext() instanceof RangeCommand c ? c : parseCommand(entry);
     synchronized (applyLock) {
+      TermIndex installedNow = installed; // read under the lock: an install may have just finished
+      if (installedNow != null && index <= installedNow.getIndex()) {
+        return CompletableFuture.completedFuture(ProtoMessage.of(CommandResult.getDefaultInstance()));
+      }
       return CompletableFuture.completedFuture(ProtoMessage.of(applyLocked(cmd, term, index)));
     }
   }
@@ -436,14 +443,22 @@ public final class RangeStateMachine extends BaseStateMachine {
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
     String leader = roleInfo.getFollowerInfo().getLeaderInfo().getId().getId().toStringUtf8();
     log.info("range fetches a span snapshot rangeId={} firstLogIndex={} leader={}", rangeId, firstTermIndexInLog, leader);
-    return host.fetchSpan(rangeId, leader).thenApply(span -> {
-      StagedSpan previous = staged;
-      if (previous != null) {
-        previous.discard();
-      }
-      staged = span;
-      return TermIndex.valueOf(span.appliedTerm(), span.appliedIndex());
-    });
+    return host.fetchSpan(rangeId, leader).thenApply(this::install);
+  }
+
+  /**
+   * Installs a fetched span durably BEFORE Ratis learns its index: once Ratis has it, it resets this
+   * replica's log past that index, and a replica killed between the two would restart with a log that
+   * looks current over a store that has nothing (its range pending forever).
+   */
+  private TermIndex install(StagedSpan span) {
+    TermIndex ti = TermIndex.valueOf(span.appliedTerm(), span.appliedIndex());
+    synchronized (applyLock) {
+      span.install();
+      installed = ti;
+    }
+    log.info("range span snapshot installed rangeId={} appliedIndex={}", rangeId, span.appliedIndex());
+    return ti;
   }
 
   @Override
@@ -456,22 +471,14 @@ public final class RangeStateMachine extends BaseStateMachine {
 
   @Override
   public void reinitialize() {
-    StagedSpan span = staged;
-    if (span != null) {
-      staged = null;
-      synchronized (applyLock) {
-        span.install();
-      }
-      log.info("range span snapshot installed rangeId={} appliedIndex={}", rangeId, span.appliedIndex());
-    }
     store.rangeState(rangeId).ifPresent(this::load);
+    TermIndex span = installed;
     if (span != null && snapshot == null) {
       // A split child with no writes yet ships applied index 0, which load() does not treat as a
       // snapshot; but Ratis' reload after an install requires one (null -> NPE, division closed).
       // Index 0 of a child's log is its initial configuration entry, never a state machine command.
-      TermIndex ti = TermIndex.valueOf(span.appliedTerm(), span.appliedIndex());
-      snapshot = ti;
-      setLastAppliedTermIndex(ti);
+      snapshot = span;
+      setLastAppliedTermIndex(span);
     }
     if (getLifeCycleState() == LifeCycle.State.PAUSED) {
       getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -482,10 +489,6 @@ public final class RangeStateMachine extends BaseStateMachine {
   @Override
   public void close() throws IOException {
     closed = true;
-    StagedSpan span = staged;
-    if (span != null) {
-      span.discard();
-    }
     host.unregister(this);
     super.close();
   }
