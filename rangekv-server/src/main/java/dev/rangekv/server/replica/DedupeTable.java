@@ -34,11 +34,12 @@ public final class DedupeTable {
   public static final long TRIM_STEP = 64;
 
   private static final String FLOOR_SUFFIX = ".floor";
+  private static final HexFormat HEX = HexFormat.of();
 
   private DedupeTable() {}
 
   static String clientPart(ByteString clientId) {
-    return PREFIX + HexFormat.of().formatHex(clientId.toByteArray());
+    return PREFIX + HEX.formatHex(clientId.toByteArray());
   }
 
   static String recordField(ByteString clientId, long requestId) {
@@ -106,7 +107,7 @@ public final class DedupeTable {
   }
 
   private static String idHex(long requestId) {
-    return String.format("%016x", requestId);
+    return HEX.toHexDigits(requestId); // 16 digits: names sort as the ids do
   }
 
   private static byte[] encodeFloor(long floor) {
