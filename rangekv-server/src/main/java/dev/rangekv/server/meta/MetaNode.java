@@ -59,6 +59,8 @@ public final class MetaNode implements AutoCloseable {
   private volatile Hosted hosted;
   /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
   private volatile List<String> learnedVoters = List.of();
+  /** {@code System.nanoTime()} of the last heartbeat the meta leader answered; 0 before the first. */
+  private volatile long lastAnswerNanos;
   private Runnable onLeftMeta = () -> {};
   private HeartbeatLoop heartbeats;
 
@@ -125,6 +127,7 @@ public final class MetaNode implements AutoCloseable {
    * configuration of its own yet).
    */
   private void onHeartbeatAnswer(HeartbeatResponse answer) {
+    lastAnswerNanos = System.nanoTime();
     if (answer.getMetaVoterAddressesCount() > 0) {
       learnedVoters = List.copyOf(answer.getMetaVoterAddressesList());
     }
@@ -191,6 +194,26 @@ public final class MetaNode implements AutoCloseable {
     return group.view().nodes().stream()
         .filter(n -> now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis())
         .toList();
+  }
+
+  /**
+   * True when the meta leader answered one of this node's heartbeats within {@code window}: the meta
+   * range is reachable from here (what a readiness check asks).
+   */
+  public boolean metaAnsweredWithin(Duration window) {
+    long last = lastAnswerNanos;
+    return last != 0 && System.nanoTime() - last <= window.toNanos();
+  }
+
+  /** How often this node heartbeats (the controller's tick). */
+  public Duration tick() {
+    return Duration.ofMillis(config.tickMillis());
+  }
+
+  /** The controller of this node's meta replica, when it hosts one (it acts only while the replica leads). */
+  public Optional<Controller> controller() {
+    Hosted h = hosted;
+    return h == null ? Optional.empty() : Optional.of(h.controller());
   }
 
   /** This node's meta replica, when it hosts one. */
