@@ -57,9 +57,9 @@ public final class ClusterThroughput {
     return String.format("%016d", n);
   }
 
-  private record Result(long ops, long errors, double seconds, long[] latenciesMicros) {}
+  record Result(long ops, long errors, double seconds, long[] latenciesMicros) {}
 
-  private static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
+  static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
     AtomicLong errors = new AtomicLong();
     errorKinds.clear();
     List<long[]> samples = new ArrayList<>();
@@ -125,7 +125,7 @@ public final class ClusterThroughput {
     return new Result(total, errors.get(), elapsed, lat);
   }
 
-  private static void report(String what, Result r) {
+  static void report(String what, Result r) {
     long[] l = r.latenciesMicros();
     System.out.printf("%s: ops=%d errors=%d seconds=%.1f throughput=%.0f ops/s latency_us p50=%d p99=%d max=%d%n",
         what, r.ops(), r.errors(), r.seconds(), r.ops() / r.seconds(),

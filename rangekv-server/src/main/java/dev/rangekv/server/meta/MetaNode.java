@@ -253,6 +253,12 @@ public final class MetaNode implements AutoCloseable {
     locator.call(s -> s.registerNode(RegisterNodeRequest.newBuilder().setNode(self).build()), timeout);
   }
 
+  /** Runs a read on the meta leader (following its hints), waiting up to {@code timeout}: the console's calls. */
+  public <T> T read(java.util.function.Function<dev.rangekv.proto.MetaServiceGrpc.MetaServiceBlockingStub, T> call,
+                    Duration timeout) {
+    return locator.call(call, timeout);
+  }
+
   /** The meta leader's client address as this node last saw it. */
   public Optional<String> metaLeaderAddress() {
     return locator.leaderAddress();

@@ -33,7 +33,9 @@ import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
+import dev.rangekv.server.console.Console;
 import dev.rangekv.server.observe.GrpcMetrics;
+import dev.rangekv.server.observe.MetaLeaderSampler;
 import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
@@ -153,8 +155,6 @@ public final class RangeKvNode implements AutoCloseable {
     ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
-    this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
     this.metrics = config.http().enabled() ? new NodeMetrics(config.nodeId(), store, new NodeMetrics.Source() {
       @Override
       public int replicas() {
@@ -166,6 +166,12 @@ public final class RangeKvNode implements AutoCloseable {
         return leadersHeld();
       }
     }) : null;
+    // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
+    this.http = metrics == null ? null
+        : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);
+    this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
+        config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address()),
+        raftServer, directory, store, load);
     NettyServerBuilder grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()));
     if (metrics != null) {
       grpc.intercept(new GrpcMetrics(metrics.registry()));
@@ -184,9 +190,13 @@ public final class RangeKvNode implements AutoCloseable {
       meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
     }
     groupExecutor.scheduleWithFixedDelay(this::publishHealth, 0, 1, TimeUnit.SECONDS);
-    this.http = metrics == null ? null
-        : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);
     if (http != null) {
+      if (meta != null) {
+        MetaLeaderSampler sampler = new MetaLeaderSampler(meta, metrics.registry());
+        groupExecutor.scheduleWithFixedDelay(sampler::sample, meta.tick().toMillis(), meta.tick().toMillis(),
+            TimeUnit.MILLISECONDS);
+        Console.install(http, meta, sampler.heat());
+      }
       http.start();
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
