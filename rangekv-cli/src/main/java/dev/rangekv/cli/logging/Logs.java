@@ -102,6 +102,7 @@ public final class Logs {
     if (format == LogFormat.JSON) {
       JsonEncoder json = new JsonEncoder();
       json.setContext(ctx);
+      json.setWithFormattedMessage(true); // the message with its arguments filled in, as the text lines have it
       json.start();
       return json;
     }
