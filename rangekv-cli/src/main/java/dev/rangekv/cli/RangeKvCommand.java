@@ -20,6 +20,8 @@ import dev.rangekv.cli.sim.SimCommand;
 import dev.rangekv.cli.workload.WorkloadCommand;
 import java.io.PrintWriter;
 import java.util.List;
+import ch.qos.logback.classic.Level;
+import dev.rangekv.cli.logging.Logs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -115,33 +117,25 @@ public final class RangeKvCommand implements Runnable {
   }
 
   /**
-   * Picks the log level before any logger exists (slf4j-simple reads it once): a node process logs at
-   * info, every other command only warnings (errors for the demo, whose output is its live lines);
-   * {@code --verbose} means info. {@code -Dorg.slf4j.simpleLogger.defaultLogLevel} wins.
+   * Sets up logging before anything logs: a node process logs at info, every other command only
+   * warnings (errors for the demo, whose output is its live lines); {@code --verbose} means info, and
+   * {@code -Drangekv.log.level=LEVEL} wins. A node adds its rolling file once its options are parsed.
    */
   static void configureLogging(String[] args) {
-    String key = "org.slf4j.simpleLogger.defaultLogLevel";
-    if (System.getProperty(key) != null) {
-      return;
-    }
     List<String> list = List.of(args);
     String command = list.stream().filter(a -> !a.startsWith("-")).findFirst().orElse("");
-    String level = list.contains("--verbose") || LOGGING_COMMANDS.contains(command) ? "info"
-        : command.equals("demo") ? "error" : "warn";
-    System.setProperty(key, level);
-    if (level.equals("info") && !list.contains("--verbose")) {
-      // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones
-      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
-    } else if (command.equals("demo") && !list.contains("--verbose")) {
-      // the demo's nodes log errors with stack traces while they stop one after another: noise here
-      System.setProperty("org.slf4j.simpleLogger.log.org.apache.ratis", "off");
+    boolean verbose = list.contains("--verbose");
+    Level level = verbose || LOGGING_COMMANDS.contains(command) ? Level.INFO
+        : command.equals("demo") ? Level.ERROR : Level.WARN;
+    String override = System.getProperty("rangekv.log.level");
+    if (override != null) {
+      level = Level.toLevel(override, level);
     }
-    if (!level.equals("info")) {
-      // gRPC and Ratis' shaded gRPC log through java.util.logging: keep their INFO lines off the output
-      java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-    }
-    System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
-    System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+    // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones;
+    // the demo's nodes log errors with stack traces while they stop one after another: noise there
+    Level ratis = verbose || override != null ? level
+        : command.equals("demo") ? Level.OFF : level.isGreaterOrEqual(Level.WARN) ? level : Level.WARN;
+    Logs.console(level, ratis);
   }
 
   public static void main(String[] args) {

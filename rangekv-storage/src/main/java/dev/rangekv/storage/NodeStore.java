@@ -16,6 +16,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -289,6 +290,23 @@ public final class NodeStore implements AutoCloseable {
     guarded(() -> {
       transfer.compact(lo, hi);
       return null;
+    });
+  }
+
+  /** The engine's counters now (a few property reads; no I/O). */
+  public StoreStats stats() {
+    return guarded(() -> {
+      try {
+        return new StoreStats(
+            rocks.db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables"),
+            rocks.db.getAggregatedLongProperty("rocksdb.live-sst-files-size"),
+            rocks.db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes"),
+            rocks.db.getLongProperty(rocks.data, "rocksdb.estimate-num-keys"),
+            rocks.statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT),
+            rocks.statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS));
+      } catch (RocksDBException e) {
+        throw new StoreException("read store properties failed dir=" + dir, e);
+      }
     });
   }
 

@@ -16,6 +16,8 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -43,10 +45,13 @@ final class RocksHandles implements AutoCloseable {
   /** Options matching the data column family, for SST files written outside the DB and read back. */
   final Options sstOptions;
   final EnvOptions envOptions;
+  /** Engine counters (no detailed timers) that the node's metrics read: block cache hits and misses. */
+  final Statistics statistics;
   private final Deque<AutoCloseable> owned;
 
   private RocksHandles(RocksDB db, ColumnFamilyHandle data, ColumnFamilyHandle local, WriteOptions asyncWrites,
-                       WriteOptions syncWrites, Options sstOptions, EnvOptions envOptions, Deque<AutoCloseable> owned) {
+                       WriteOptions syncWrites, Options sstOptions, EnvOptions envOptions, Statistics statistics,
+                       Deque<AutoCloseable> owned) {
     this.db = db;
     this.data = data;
     this.local = local;
@@ -54,6 +59,7 @@ final class RocksHandles implements AutoCloseable {
     this.syncWrites = syncWrites;
     this.sstOptions = sstOptions;
     this.envOptions = envOptions;
+    this.statistics = statistics;
     this.owned = owned;
   }
 
@@ -65,7 +71,10 @@ final class RocksHandles implements AutoCloseable {
       CompressionType compression = o.lz4Compression() ? CompressionType.LZ4_COMPRESSION
           : CompressionType.NO_COMPRESSION;
 
+      Statistics statistics = own(owned, new Statistics());
+      statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       DBOptions dbOptions = own(owned, new DBOptions()
+          .setStatistics(statistics)
           .setCreateIfMissing(true)
           .setCreateMissingColumnFamilies(true)
           .setMaxBackgroundJobs(2)
@@ -99,7 +108,7 @@ final class RocksHandles implements AutoCloseable {
         own(owned, h); // closed before the DB: reverse order
       }
       return new RocksHandles(db, handles.get(1), handles.get(2), asyncWrites, syncWrites, sstOptions, envOptions,
-          owned);
+          statistics, owned);
     } catch (RocksDBException | RuntimeException e) {
       closeAll(owned);
       throw new StoreException("open store failed dir=" + dir, e);

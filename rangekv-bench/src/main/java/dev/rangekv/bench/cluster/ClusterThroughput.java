@@ -65,7 +65,7 @@ public final class ClusterThroughput {
     return String.format("%016d", n);
   }
 
-  private record Result(long ops, long errors, double seconds, long[] latenciesMicros, double cpuMillis) {}
+  record Result(long ops, long errors, double seconds, long[] latenciesMicros, double cpuMillis) {}
 
   /** Busy CPU time of the whole machine so far, in ms (all cores; /proc/stat, USER_HZ = 100). */
   static double machineCpuMillis() {
@@ -83,7 +83,7 @@ public final class ClusterThroughput {
     }
   }
 
-  private static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
+  static Result run(BenchCluster bench, int threads, int seconds, boolean write) throws InterruptedException {
     AtomicLong errors = new AtomicLong();
     errorKinds.clear();
     List<long[]> samples = new ArrayList<>();
@@ -151,7 +151,7 @@ public final class ClusterThroughput {
     return new Result(total, errors.get(), elapsed, lat, cpu);
   }
 
-  private static void report(String what, Result r) {
+  static void report(String what, Result r) {
     long[] l = r.latenciesMicros();
     System.out.printf("%s: ops=%d errors=%d seconds=%.1f throughput=%.0f ops/s latency_us p50=%d p99=%d max=%d"
             + " machine_cpu_ms_per_op=%.3f%n",

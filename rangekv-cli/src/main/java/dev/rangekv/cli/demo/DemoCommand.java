@@ -117,6 +117,8 @@ public final class DemoCommand implements Callable<Integer> {
         DurationText.format(Duration.ofMillis(controller.tickMillis())));
     out.flush();
     try (LocalCluster cluster = LocalCluster.start(nodes, dir, DemoSettings.tuning(), controller)) {
+      out.println("console: http://" + cluster.node(0).httpAddress().orElseThrow() + "/ui/ (metrics at /metrics)");
+      out.flush();
       List<String> addresses = new ArrayList<>();
       List<String> nodeIds = new ArrayList<>();
       for (int i = 0; i < cluster.size(); i++) {

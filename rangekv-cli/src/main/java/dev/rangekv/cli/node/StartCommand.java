@@ -5,7 +5,10 @@ import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.ControllerConfigBuilder;
 import dev.rangekv.server.node.ClusterIdentity;
 import dev.rangekv.server.node.MetaSettings;
+import dev.rangekv.cli.logging.LogFormat;
+import dev.rangekv.cli.logging.Logs;
 import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.server.node.RangeKvNode;
 import dev.rangekv.storage.StoreOptions;
@@ -64,6 +67,18 @@ public final class StartCommand implements Callable<Integer> {
   @Option(names = "--join", split = ",", paramLabel = "HOST:PORT", description = "client addresses of nodes of the cluster to join")
   List<String> join;
 
+  @Option(names = "--http-addr", paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+      description = "HTTP port for /metrics, /health and the web console (default: the --listen host, client port + 2)")
+  HostPort httpAddr;
+
+  @Option(names = "--log-dir", paramLabel = "DIR",
+      description = "where the rolling log file goes (default: DATA_DIR/logs)")
+  Path logDir;
+
+  @Option(names = "--log-format", defaultValue = "text", paramLabel = "text|json",
+      description = "log line format on stderr and in the file: text (ISO-8601 dated lines) or json")
+  String logFormat;
+
   @Option(names = "--zone", defaultValue = "", paramLabel = "ZONE", description = "failure zone (replicas spread over zones)")
   String zone;
 
@@ -97,6 +112,15 @@ public final class StartCommand implements Callable<Integer> {
     if (stored.isEmpty()) {
       identity.write(config.dataDir()); // first of all: this directory never bootstraps a cluster again
     }
+    LogFormat format = switch (logFormat.toLowerCase(java.util.Locale.ROOT)) {
+      case "text" -> LogFormat.TEXT;
+      case "json" -> LogFormat.JSON;
+      default -> throw usage("--log-format must be text or json, got '" + logFormat + "'");
+    };
+    Path logs = logDir != null ? logDir : config.dataDir().resolve("logs");
+    ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        org.slf4j.Logger.ROOT_LOGGER_NAME);
+    Logs.node(logs, format, root.getLevel());
     PrintWriter out = spec.commandLine().getOut();
     RangeKvNode node;
     try {
@@ -140,7 +164,8 @@ public final class StartCommand implements Callable<Integer> {
         : join != null ? "joined the cluster " + identity.clusterId() + " through " + String.join(",", join)
         : "bootstrapped a new cluster " + identity.clusterId();
     out.println("node " + nodeId + " " + how + "; serving clients on " + config.clientAddress() + ", raft on "
-        + config.raftAddress() + ", data in " + config.dataDir().toAbsolutePath() + ". Ctrl-C stops it.");
+        + config.raftAddress() + ", console and metrics on http://" + node.httpAddress().orElse("-") + "/, data in "
+        + config.dataDir().toAbsolutePath() + ", logs in " + logs.toAbsolutePath() + ". Ctrl-C stops it.");
     out.flush();
     stopped.await(); // the shutdown hook ends the process after closing the node
     return 0;
@@ -227,8 +252,12 @@ public final class StartCommand implements Callable<Integer> {
     // cluster (any node answers meta calls or redirects to the leader, so its own address always works)
     List<String> seeds = join == null ? List.of(client.toString()) : List.copyOf(join);
     MetaSettings meta = MetaSettings.enabled(controller, seeds).withZone(zone);
+    HostPort http = httpAddr != null ? httpAddr : new HostPort(listen.host(), listen.port() + 2);
+    if (http.port() == client.port() || http.port() == raft.port()) {
+      throw usage("--http-addr port " + http.port() + " must differ from the client and raft ports");
+    }
     return new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
-        StoreOptions.defaults(), meta);
+        StoreOptions.defaults(), meta).withHttp(HttpSettings.on(http.host(), http.port()));
   }
 
   private CommandLine.ParameterException usage(String message) {

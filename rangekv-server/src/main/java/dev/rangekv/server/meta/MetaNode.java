@@ -59,6 +59,8 @@ public final class MetaNode implements AutoCloseable {
   private volatile Hosted hosted;
   /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
   private volatile List<String> learnedVoters = List.of();
+  /** {@code System.nanoTime()} of the last heartbeat the meta leader answered; 0 before the first. */
+  private volatile long lastAnswerNanos;
   private Runnable onLeftMeta = () -> {};
   private volatile java.util.function.Consumer<List<String>> votersLearned = v -> {};
   private HeartbeatLoop heartbeats;
@@ -136,6 +138,7 @@ public final class MetaNode implements AutoCloseable {
    * configuration of its own yet).
    */
   private void onHeartbeatAnswer(HeartbeatResponse answer) {
+    lastAnswerNanos = System.nanoTime();
     if (answer.getMetaVoterAddressesCount() > 0) {
       List<String> voters = List.copyOf(answer.getMetaVoterAddressesList());
       if (!voters.equals(learnedVoters)) {
@@ -208,6 +211,26 @@ public final class MetaNode implements AutoCloseable {
         .toList();
   }
 
+  /**
+   * True when the meta leader answered one of this node's heartbeats within {@code window}: the meta
+   * range is reachable from here (what a readiness check asks).
+   */
+  public boolean metaAnsweredWithin(Duration window) {
+    long last = lastAnswerNanos;
+    return last != 0 && System.nanoTime() - last <= window.toNanos();
+  }
+
+  /** How often this node heartbeats (the controller's tick). */
+  public Duration tick() {
+    return Duration.ofMillis(config.tickMillis());
+  }
+
+  /** The controller of this node's meta replica, when it hosts one (it acts only while the replica leads). */
+  public Optional<Controller> controller() {
+    Hosted h = hosted;
+    return h == null ? Optional.empty() : Optional.of(h.controller());
+  }
+
   /** This node's meta replica, when it hosts one. */
   public Optional<MetaGroup> group() {
     Hosted h = hosted;
@@ -243,6 +266,12 @@ public final class MetaNode implements AutoCloseable {
   /** Registers this node with the cluster's meta range (through any seed), retrying up to {@code timeout}. */
   public void register(NodeRecord self, Duration timeout) {
     locator.call(s -> s.registerNode(RegisterNodeRequest.newBuilder().setNode(self).build()), timeout);
+  }
+
+  /** Runs a read on the meta leader (following its hints), waiting up to {@code timeout}: the console's calls. */
+  public <T> T read(java.util.function.Function<dev.rangekv.proto.MetaServiceGrpc.MetaServiceBlockingStub, T> call,
+                    Duration timeout) {
+    return locator.call(call, timeout);
   }
 
   /** The meta leader's client address as this node last saw it. */

@@ -16,6 +16,7 @@ import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.server.observe.HttpSettings;
 
 /**
  * Several nodes in one JVM on free loopback ports, each under its own directory of {@code baseDir}:
@@ -51,9 +52,19 @@ public final class LocalCluster implements AutoCloseable {
 
   private static LocalCluster start(int size, Path baseDir, RaftTuning tuning, Optional<ControllerConfig> controller)
       throws IOException {
+    return start(size, baseDir, tuning, controller, HttpSettings.on("127.0.0.1", 0));
+  }
+
+  /**
+   * Starts {@code size} nodes as above, with the controller when {@code controller} is present, and
+   * each node's HTTP port (metrics, health, console) as {@code http} says: {@link HttpSettings#DISABLED}
+   * runs the nodes without metrics (the overhead benchmark's baseline).
+   */
+  public static LocalCluster start(int size, Path baseDir, RaftTuning tuning, Optional<ControllerConfig> controller,
+                                   HttpSettings http) throws IOException {
     List<NodeConfig> configs = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      configs.add(NodeConfig.loopback("n" + (i + 1), baseDir.resolve("n" + (i + 1))).withTuning(tuning));
+      configs.add(NodeConfig.loopback("n" + (i + 1), baseDir.resolve("n" + (i + 1))).withTuning(tuning).withHttp(http));
     }
     List<String> seeds = configs.stream().map(NodeConfig::clientAddress).toList();
     if (controller.isPresent()) {

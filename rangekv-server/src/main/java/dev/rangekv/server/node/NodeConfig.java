@@ -1,5 +1,6 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.storage.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +11,8 @@ import java.util.Objects;
 
 /**
  * How to run one node: its id, listen host, Ratis port, client gRPC port (separate), data directory
- * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning, store options and its part
- * in the meta range.
+ * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning, store options, its part
+ * in the meta range, and its HTTP port (metrics, health, console).
  */
 public record NodeConfig(
     String nodeId,
@@ -21,7 +22,8 @@ public record NodeConfig(
     Path dataDir,
     RaftTuning tuning,
     StoreOptions storeOptions,
-    MetaSettings meta) {
+    MetaSettings meta,
+    HttpSettings http) {
 
   public NodeConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -30,27 +32,38 @@ public record NodeConfig(
     Objects.requireNonNull(tuning, "tuning");
     Objects.requireNonNull(storeOptions, "storeOptions");
     Objects.requireNonNull(meta, "meta");
+    Objects.requireNonNull(http, "http");
     if (nodeId.isEmpty() || raftPort <= 0 || clientPort <= 0 || raftPort == clientPort) {
       throw new IllegalArgumentException("bad node config id=" + nodeId + " raftPort=" + raftPort + " clientPort=" + clientPort);
     }
   }
 
-  /** A loopback node on two free ports with default tuning. */
+  /** A node without an HTTP port or metrics ({@link HttpSettings#DISABLED}); {@link #withHttp} adds them. */
+  public NodeConfig(String nodeId, String host, int raftPort, int clientPort, Path dataDir, RaftTuning tuning,
+                    StoreOptions storeOptions, MetaSettings meta) {
+    this(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, HttpSettings.DISABLED);
+  }
+
+  /** A loopback node on two free ports with default tuning, and metrics on a free HTTP port. */
   public static NodeConfig loopback(String nodeId, Path dataDir) {
     return new NodeConfig(nodeId, "127.0.0.1", freePort(), freePort(), dataDir, RaftTuning.defaults(), StoreOptions.defaults(),
-        MetaSettings.DISABLED);
+        MetaSettings.DISABLED, HttpSettings.on("127.0.0.1", 0));
   }
 
   public NodeConfig withTuning(RaftTuning t) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions, meta);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions, meta, http);
   }
 
   public NodeConfig withStoreOptions(StoreOptions o) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o, meta);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o, meta, http);
   }
 
   public NodeConfig withMeta(MetaSettings m) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, m);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, m, http);
+  }
+
+  public NodeConfig withHttp(HttpSettings h) {
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, h);
   }
 
   public String raftAddress() {

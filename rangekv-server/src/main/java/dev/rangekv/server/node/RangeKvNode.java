@@ -37,7 +37,18 @@ import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
+import dev.rangekv.server.console.Console;
+import dev.rangekv.server.observe.GrpcMetrics;
+import dev.rangekv.server.observe.MetaLeaderSampler;
+import dev.rangekv.server.observe.HttpSettings;
+import dev.rangekv.server.observe.NodeHttp;
+import dev.rangekv.server.observe.NodeMetrics;
+import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.storage.StoreException;
 import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -90,6 +101,11 @@ public final class RangeKvNode implements AutoCloseable {
   private final MetaNode meta;
   private final RaftGateway gateway;
   private final HeartbeatBuilder heartbeats;
+  /** Null when {@link HttpSettings#DISABLED}: no meters, no interceptor, no HTTP port. */
+  private final NodeMetrics metrics;
+  private final NodeHttp http;
+  private final HealthStatusManager grpcHealth = new HealthStatusManager();
+  private volatile boolean stopping;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -160,9 +176,30 @@ public final class RangeKvNode implements AutoCloseable {
     ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
+    this.metrics = config.http().enabled() ? new NodeMetrics(config.nodeId(), store, new NodeMetrics.Source() {
+      @Override
+      public int replicas() {
+        return directory.replicas().size();
+      }
+
+      @Override
+      public int leaders() {
+        return leadersHeld();
+      }
+    }) : null;
+    // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
+    this.http = metrics == null ? null
+        : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
-    this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
+        config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address()),
+        raftServer, directory, store, load);
+    NettyServerBuilder grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()));
+    if (metrics != null) {
+      grpc.intercept(new GrpcMetrics(metrics.registry()));
+    }
+    this.grpcServer = grpc
+        .addService(grpcHealth.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
@@ -183,8 +220,63 @@ public final class RangeKvNode implements AutoCloseable {
       meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
       meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
     }
-    log.info("node started nodeId={} raftAddress={} clientAddress={}", config.nodeId(), config.raftAddress(),
-        config.clientAddress());
+    groupExecutor.scheduleWithFixedDelay(this::publishHealth, 0, 1, TimeUnit.SECONDS);
+    if (http != null) {
+      if (meta != null) {
+        MetaLeaderSampler sampler = new MetaLeaderSampler(meta, metrics.registry());
+        groupExecutor.scheduleWithFixedDelay(sampler::sample, meta.tick().toMillis(), meta.tick().toMillis(),
+            TimeUnit.MILLISECONDS);
+        Console.install(http, meta, sampler.heat());
+      }
+      http.start();
+    }
+    log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
+        config.clientAddress(), http == null ? "" : http.address());
+  }
+
+  /** Ranges whose Raft group on this node leads (a scrape-time count; groups starting or closed are skipped). */
+  private int leadersHeld() {
+    int n = 0;
+    for (var replica : directory.replicas()) {
+      try {
+        if (raftServer.getDivision(RangeGroups.groupId(replica.rangeId())).getInfo().isLeader()) {
+          n++;
+        }
+      } catch (IOException | IllegalStateException e) {
+        // its group is closed or starting: not a leader now
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Whether this node can serve: not stopping, its store open, and (with a meta range configured) the
+   * meta leader answered a heartbeat within three ticks (at least 5 s), so routes and stats flow.
+   */
+  public Readiness.Verdict readiness() {
+    if (stopping) {
+      return Readiness.Verdict.notReady("the node is stopping");
+    }
+    try {
+      store.stats();
+    } catch (StoreException e) {
+      return Readiness.Verdict.notReady("the store is closed");
+    }
+    if (meta != null) {
+      Duration window = meta.tick().multipliedBy(3);
+      if (window.compareTo(Duration.ofSeconds(5)) < 0) {
+        window = Duration.ofSeconds(5);
+      }
+      if (!meta.metaAnsweredWithin(window)) {
+        return Readiness.Verdict.notReady("the meta range answered no heartbeat within " + window.toMillis() + " ms");
+      }
+    }
+    return Readiness.Verdict.READY;
+  }
+
+  private void publishHealth() {
+    grpcHealth.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES,
+        readiness().ready() ? HealthCheckResponse.ServingStatus.SERVING : HealthCheckResponse.ServingStatus.NOT_SERVING);
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -339,9 +431,31 @@ public final class RangeKvNode implements AutoCloseable {
     return heartbeats;
   }
 
-  /** This node's heartbeat for the interval since the previous one (see {@link HeartbeatBuilder#build}). */
+  /**
+   * This node's heartbeat for the interval since the previous one (see {@link HeartbeatBuilder#build});
+   * its led ranges' load also becomes the per-range gauges.
+   */
   public HeartbeatRequest heartbeat() {
-    return heartbeats.build(System.nanoTime());
+    HeartbeatRequest hb = heartbeats.build(System.nanoTime());
+    if (metrics != null) {
+      metrics.ranges().update(hb);
+    }
+    return hb;
+  }
+
+  /** This node's meters; empty when its HTTP port is disabled. */
+  public Optional<NodeMetrics> metrics() {
+    return Optional.ofNullable(metrics);
+  }
+
+  /** The bound HTTP address (host:port) of metrics, health and console; empty when disabled. */
+  public Optional<String> httpAddress() {
+    return http == null ? Optional.empty() : Optional.of(http.address());
+  }
+
+  /** The HTTP port, for the console to add its routes to; empty when disabled. */
+  public Optional<NodeHttp> http() {
+    return Optional.ofNullable(http);
   }
 
   /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
@@ -351,6 +465,11 @@ public final class RangeKvNode implements AutoCloseable {
       return;
     }
     closed = true;
+    stopping = true;
+    grpcHealth.enterTerminalState();
+    if (http != null) {
+      http.close();
+    }
     if (meta != null) {
       meta.close();
     }
@@ -371,6 +490,9 @@ public final class RangeKvNode implements AutoCloseable {
       }
       compactor.close();
       store.close();
+      if (metrics != null) {
+        metrics.close();
+      }
       log.info("node stopped nodeId={}", config.nodeId());
     }
   }

@@ -41,9 +41,11 @@ public final class HeartbeatBuilder {
    * @param raftAddress Ratis host:port
    * @param zone failure domain; empty when zones are not configured
    * @param dataDir where the node's data lives: capacity is its file store's usable space
+   * @param httpAddress HTTP host:port of metrics and console; empty when the node has none
    */
-  public record Self(String nodeId, String address, String raftAddress, String zone, Path dataDir) {
+  public record Self(String nodeId, String address, String raftAddress, String zone, Path dataDir, String httpAddress) {
     public Self {
+      Objects.requireNonNull(httpAddress, "httpAddress");
       Objects.requireNonNull(nodeId, "nodeId");
       Objects.requireNonNull(address, "address");
       Objects.requireNonNull(raftAddress, "raftAddress");
@@ -102,6 +104,7 @@ public final class HeartbeatBuilder {
         .setAddress(self.address())
         .setRaftAddress(self.raftAddress())
         .setZone(self.zone())
+        .setHttpAddress(self.httpAddress())
         .setCapacityBytes(capacity())
         .setReplicaCount(hb.getRangesCount())
         .setLeaderCount(leaders)

@@ -1,0 +1,6 @@
+/**
+ * How the {@code rangekv} command logs (Logback): dated ISO-8601 lines on stderr for every command,
+ * plus a rolling file (text or JSON) for a node process; java.util.logging (gRPC, Ratis' shaded gRPC)
+ * bridged in.
+ */
+package dev.rangekv.cli.logging;

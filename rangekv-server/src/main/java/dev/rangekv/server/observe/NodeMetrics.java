@@ -1,0 +1,103 @@
+package dev.rangekv.server.observe;
+
+import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.StoreException;
+import dev.rangekv.storage.StoreStats;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.IntSupplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One node's meters in its own Prometheus registry (nodes of an in-JVM cluster do not share one): JVM
+ * and process meters, the store's engine counters, replicas and leaders held, per-range load of the
+ * ranges it leads ({@link RangeLoadGauges}) and, on the meta leader, the controller's counters.
+ * Thread-safe; {@link #close} stops the GC listener.
+ */
+public final class NodeMetrics implements AutoCloseable {
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+  private final RangeLoadGauges ranges;
+  private volatile StoreStats lastStore = new StoreStats(0, 0, 0, 0, 0, 0);
+  private volatile long lastStoreNanos;
+
+  /** What the node's gauges read, sampled at scrape time. */
+  public interface Source {
+    int replicas();
+
+    int leaders();
+  }
+
+  public NodeMetrics(String nodeId, NodeStore store, Source source) {
+    registry.config().commonTags("node", nodeId);
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    gauge("rangekv.replicas", "range replicas this node holds", source::replicas);
+    gauge("rangekv.leaders", "ranges this node leads", source::leaders);
+    storeGauge(store, "rangekv.store.memtable.bytes", "bytes in the store's memtables", StoreStats::memtableBytes);
+    storeGauge(store, "rangekv.store.sst.bytes", "bytes of the store's live SST files", StoreStats::sstBytes);
+    storeGauge(store, "rangekv.store.pending.compaction.bytes", "bytes compaction still has to rewrite",
+        StoreStats::pendingCompactionBytes);
+    storeGauge(store, "rangekv.store.estimated.keys", "keys in the data column family (estimate)",
+        StoreStats::estimatedKeys);
+    storeGauge(store, "rangekv.store.block.cache.hit.ratio", "block cache hits over lookups since the store opened",
+        StoreStats::blockCacheHitRatio);
+    this.ranges = new RangeLoadGauges(registry, RangeLoadGauges.DEFAULT_CAP);
+  }
+
+  private void gauge(String name, String help, IntSupplier value) {
+    Gauge.builder(name, value, IntSupplier::getAsInt).description(help).strongReference(true).register(registry);
+  }
+
+  private void storeGauge(NodeStore store, String name, String help, ToDoubleFunction<StoreStats> f) {
+    Gauge.builder(name, store, s -> f.applyAsDouble(storeStats(s))).description(help).register(registry);
+  }
+
+  /** One reading of the store per scrape (five gauges share it); the last reading once the store closed. */
+  private StoreStats storeStats(NodeStore store) {
+    long now = System.nanoTime();
+    if (now - lastStoreNanos > 500_000_000L) {
+      try {
+        lastStore = store.stats();
+        lastStoreNanos = now;
+      } catch (StoreException e) {
+        // the node is stopping: its store is closed; keep the last reading
+      }
+    }
+    return lastStore;
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Per-range load gauges, updated from each heartbeat this node builds. */
+  public RangeLoadGauges ranges() {
+    return ranges;
+  }
+
+  /** The Prometheus text exposition of every meter. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}

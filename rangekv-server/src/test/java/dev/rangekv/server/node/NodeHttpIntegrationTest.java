@@ -1,0 +1,154 @@
+package dev.rangekv.server.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.core.policy.ControllerConfig;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A node's HTTP port: Prometheus text that moves with requests, and health that tells when it can serve. */
+class NodeHttpIntegrationTest {
+  private static final ControllerConfig FAST = ControllerConfig.builder().tickMillis(300).build();
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(120)
+  void metrics_parseAsPrometheusText_andTheirCountersMoveWithRequests() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests(), FAST);
+        TestRouter router = TestRouter.of(cluster)) {
+      String base = "http://" + cluster.node(0).httpAddress().orElseThrow();
+      router.refresh();
+      router.put("warm", "1");
+      String put = "rangekv_grpc_server_calls_seconds_count{method=\"rangekv.v1.KvService/Put\",node=\"n1\",outcome=\"OK\"}";
+      double before = parse(get(base + "/metrics").body()).get(put);
+
+      for (int i = 0; i < 25; i++) {
+        router.put("k" + i, "v" + i);
+      }
+      router.get("k1");
+
+      HttpResponse<String> metrics = get(base + "/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+      Map<String, Double> samples = parse(metrics.body());
+      assertThat(samples.get(put) - before).isGreaterThanOrEqualTo(25);
+      assertThat(samples).containsKey("rangekv_request_latency_seconds_count{kind=\"write\",node=\"n1\"}");
+      assertThat(samples.get("rangekv_request_latency_seconds_count{kind=\"read\",node=\"n1\"}")).isGreaterThanOrEqualTo(1);
+      assertThat(samples.keySet()).anyMatch(k -> k.startsWith("rangekv_request_latency_seconds_bucket{kind=\"write\""));
+      assertThat(samples.get("rangekv_replicas{node=\"n1\"}")).isEqualTo(1);
+      assertThat(samples.get("rangekv_leaders{node=\"n1\"}")).isEqualTo(1);
+      assertThat(samples).containsKeys("rangekv_store_sst_bytes{node=\"n1\"}", "rangekv_store_memtable_bytes{node=\"n1\"}",
+          "rangekv_store_pending_compaction_bytes{node=\"n1\"}", "rangekv_store_block_cache_hit_ratio{node=\"n1\"}");
+      assertThat(samples.get("rangekv_store_memtable_bytes{node=\"n1\"}")).isPositive();
+      assertThat(samples.keySet()).anyMatch(k -> k.startsWith("jvm_memory_used_bytes{"))
+          .anyMatch(k -> k.startsWith("process_uptime_seconds{"));
+      // the heartbeat after the writes publishes the led range's load
+      Await.until(Duration.ofSeconds(30), "per-range gauges", () -> parse(uncheckedGet(base + "/metrics")).entrySet()
+          .stream().anyMatch(e -> e.getKey().startsWith("rangekv_range_keys{") && e.getValue() > 0));
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void health_isUpAtOnce_butReadyOnlyOnceTheMetaRangeAnswers() throws Exception {
+    // a node whose meta range is not there (its seed is a port nobody listens on) is up, not ready
+    NodeConfig lonely = NodeConfig.loopback("n1", dir.resolve("lonely"))
+        .withMeta(MetaSettings.enabled(FAST, List.of("127.0.0.1:" + NodeConfig.freePort())));
+    try (RangeKvNode node = RangeKvNode.start(lonely)) {
+      String base = "http://" + node.httpAddress().orElseThrow();
+      assertThat(get(base + "/health").statusCode()).isEqualTo(200);
+      HttpResponse<String> ready = get(base + "/health?ready=1");
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.body()).contains("meta range");
+      assertThat(grpcHealth(node.config().clientAddress())).isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+    }
+    try (LocalCluster cluster = LocalCluster.start(1, dir.resolve("cluster"), RaftTuning.forTests(), FAST)) {
+      String base = "http://" + cluster.node(0).httpAddress().orElseThrow();
+      Await.until(Duration.ofSeconds(30), "ready", () -> uncheckedStatus(base + "/health?ready=1") == 200);
+      Await.until(Duration.ofSeconds(30), "gRPC health SERVING",
+          () -> grpcHealth(cluster.config(0).clientAddress()) == HealthCheckResponse.ServingStatus.SERVING);
+      RangeKvNode node = cluster.node(0);
+      cluster.stop(0);
+      assertThat(node.readiness().ready()).isFalse();
+      assertThat(node.readiness().reason()).contains("stopping");
+    }
+  }
+
+  /** Every line must be a comment or a sample of the text exposition format; returns series -> value. */
+  static Map<String, Double> parse(String text) {
+    Pattern sample = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*(\\{(?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\]|\\\\.)*\",?)*})?)"
+        + " (-?[0-9.eE+-]+|NaN|[+-]Inf)( -?[0-9]+)?");
+    Pattern comment = Pattern.compile("# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*");
+    Map<String, Double> out = new HashMap<>();
+    for (String line : text.split("\n")) {
+      if (line.isEmpty() || line.startsWith("#")) {
+        assertThat(line.isEmpty() || comment.matcher(line).matches() || line.startsWith("# EOF"))
+            .as("comment line %s", line).isTrue();
+        continue;
+      }
+      Matcher m = sample.matcher(line);
+      assertThat(m.matches()).as("sample line %s", line).isTrue();
+      out.put(m.group(1), Double.parseDouble(m.group(3).replace("Inf", "Infinity")));
+    }
+    assertThat(out).isNotEmpty();
+    return out;
+  }
+
+  private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String uncheckedGet(String url) {
+    try {
+      return get(url).body();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private static int uncheckedStatus(String url) {
+    try {
+      return get(url).statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private static HealthCheckResponse.ServingStatus grpcHealth(String address) {
+    ManagedChannel ch = ManagedChannelBuilder.forTarget(address).usePlaintext().build();
+    try {
+      return HealthGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+          .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+}
