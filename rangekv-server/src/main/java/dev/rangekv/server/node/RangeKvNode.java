@@ -163,7 +163,8 @@ public final class RangeKvNode implements AutoCloseable {
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
         config.raftAddress(), config.meta().zone(), config.dataDir()), raftServer, directory, store, load);
     this.grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()))
-        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load))
+        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load,
+            kvExecutor))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
