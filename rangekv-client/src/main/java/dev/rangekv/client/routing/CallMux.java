@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,11 +33,17 @@ final class CallMux {
   private static final int MAX_CALLS_PER_MESSAGE = 256;
 
   private final ManagedChannel channel;
+  private final Executor callbacks;
   private final AtomicLong ids = new AtomicLong();
   private Conn conn;
 
-  CallMux(ManagedChannel channel) {
+  /**
+   * @param callbacks completes the calls' futures: gRPC delivers one stream's answers on one thread at a
+   *     time, and what callers chain on a future must not queue behind every other caller's
+   */
+  CallMux(ManagedChannel channel, Executor callbacks) {
     this.channel = channel;
+    this.callbacks = callbacks;
   }
 
   /** Sends {@code call} (its id is set here); completes with its result or a gRPC status exception. */
@@ -115,7 +123,11 @@ final class CallMux {
       for (KvCallResult r : results.getResultsList()) {
         CompletableFuture<KvCallResult> f = pending.remove(r.getId());
         if (f != null) {
-          f.complete(r);
+          try {
+            callbacks.execute(() -> f.complete(r));
+          } catch (RejectedExecutionException e) { // the client is closing
+            f.complete(r);
+          }
         }
       }
     }

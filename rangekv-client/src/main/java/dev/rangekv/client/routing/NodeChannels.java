@@ -9,6 +9,8 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
@@ -19,6 +21,13 @@ import java.util.function.BiConsumer;
 public final class NodeChannels implements AutoCloseable {
   private final ConcurrentMap<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, CallMux> calls = new ConcurrentHashMap<>();
+  /** Completes the futures of calls answered on the call streams (a small pool shared by all nodes). */
+  private final ExecutorService callbacks = Executors.newFixedThreadPool(
+      Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+        Thread t = new Thread(r, "rangekv-client-callbacks");
+        t.setDaemon(true);
+        return t;
+      });
   private volatile boolean closed;
 
   public KvServiceGrpc.KvServiceStub kv(String address) {
@@ -28,7 +37,7 @@ public final class NodeChannels implements AutoCloseable {
   /** KV calls to the node at {@code address} on its shared call stream, each with {@code timeoutNanos}. */
   public NodeCalls calls(String address, long timeoutNanos) {
     ManagedChannel ch = channel(address);
-    return new NodeCalls(calls.computeIfAbsent(address, a -> new CallMux(ch)), timeoutNanos);
+    return new NodeCalls(calls.computeIfAbsent(address, a -> new CallMux(ch, callbacks)), timeoutNanos);
   }
 
   public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
@@ -71,6 +80,7 @@ public final class NodeChannels implements AutoCloseable {
   public void close() {
     closed = true;
     calls.values().forEach(CallMux::close);
+    callbacks.shutdown();
     for (ManagedChannel c : channels.values()) {
       c.shutdownNow();
     }

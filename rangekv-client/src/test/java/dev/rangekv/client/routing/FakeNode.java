@@ -43,7 +43,7 @@ final class FakeNode implements AutoCloseable {
         .addService(new KvServiceGrpc.KvServiceImplBase() {
           @Override
           public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
-            return CallStream.serve(this, out);
+            return CallStream.serve(this, out, Runnable::run);
           }
 
           @Override

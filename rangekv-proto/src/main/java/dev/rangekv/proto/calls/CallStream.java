@@ -8,6 +8,7 @@ import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 
 /**
@@ -19,22 +20,34 @@ import java.util.function.BiConsumer;
 public final class CallStream implements StreamObserver<KvCalls> {
   private final KvServiceGrpc.AsyncService kv;
   private final StreamObserver<KvCallResults> out;
+  private final Executor handlers;
   private boolean closed;
 
-  private CallStream(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out) {
+  private CallStream(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out, Executor handlers) {
     this.kv = kv;
     this.out = out;
+    this.handlers = handlers;
   }
 
-  /** Serves a call stream with {@code kv}'s unary handlers, answering on {@code out}. */
-  public static StreamObserver<KvCalls> serve(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out) {
-    return new CallStream(kv, out);
+  /**
+   * Serves a call stream with {@code kv}'s unary handlers, answering on {@code out}. gRPC delivers one
+   * stream's messages on one thread at a time, so each call's handler runs on {@code handlers}: one
+   * busy client's calls use every handler thread, as its unary calls would.
+   */
+  public static StreamObserver<KvCalls> serve(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out,
+      Executor handlers) {
+    return new CallStream(kv, out, handlers);
   }
 
   @Override
   public void onNext(KvCalls calls) {
     for (KvCall call : calls.getCallsList()) {
-      dispatch(call);
+      try {
+        handlers.execute(() -> dispatch(call));
+      } catch (java.util.concurrent.RejectedExecutionException e) { // the node is stopping
+        send(KvCallResult.newBuilder().setId(call.getId())
+            .setError(RangeKvErrors.unavailable("node stopping", true)).build());
+      }
     }
   }
 

@@ -200,7 +200,8 @@ public final class RangeKvNode implements AutoCloseable {
     this.grpcServer = grpc
         .addService(grpcHealth.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load))
+        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load,
+            kvExecutor))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))

@@ -52,10 +52,14 @@ import java.util.function.Supplier;
 public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   private final RaftGateway gateway;
   private final ProposalBuffers proposals;
+  /** Where the calls of a call stream run (the KV handler pool). */
+  private final java.util.concurrent.Executor handlers;
   private final InputLimits limits;
   private final LoadRecorder load;
 
-  public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load) {
+  public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
+      java.util.concurrent.Executor handlers) {
+    this.handlers = handlers;
     this.gateway = gateway;
     this.proposals = proposals;
     this.limits = limits;
@@ -64,7 +68,7 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
 
   @Override
   public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
-    return CallStream.serve(this, out);
+    return CallStream.serve(this, out, handlers);
   }
 
   @Override
