@@ -17,6 +17,30 @@ public record CliRun(int exit, String out, String err) {
     return new CliRun(exit, out.toString(), err.toString());
   }
 
+  /** {@code r}, after asserting it exited 0 (the run's output is the failure message). */
+  public static CliRun ok(CliRun r) {
+    org.assertj.core.api.Assertions.assertThat(r.exit()).as(r.toString()).isZero();
+    return r;
+  }
+
+  /**
+   * Runs the command once a second until its result satisfies {@code condition}, for at most {@code
+   * within} (polling a cluster's state through the CLI: there is no event to wait on).
+   */
+  public static void await(java.time.Duration within, java.util.function.Predicate<CliRun> condition, String what,
+      String... args) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    CliRun last = null;
+    while (System.nanoTime() < deadline) {
+      last = of(args);
+      if (condition.test(last)) {
+        return;
+      }
+      java.util.concurrent.TimeUnit.SECONDS.sleep(1);
+    }
+    throw new AssertionError(what + ": not seen within " + within + "; last: " + last);
+  }
+
   @Override
   public String toString() {
     return "exit=" + exit + "\n--- out:\n" + out + "--- err:\n" + err;

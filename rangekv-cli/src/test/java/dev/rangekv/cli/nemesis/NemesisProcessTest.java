@@ -126,19 +126,19 @@ class NemesisProcessTest {
     nodes.awaitLog(ids.get(0), "bootstrapped a new cluster", STEP);
     String first = nodes.addresses().get(0);
     // a range never written cannot get replicas yet (see ClusterProcessesTest): write before joining
-    ok(CliRun.of("put", "seed", "1", "--cluster", first));
+    CliRun.ok(CliRun.of("put", "seed", "1", "--cluster", first));
     for (String id : ids.subList(1, ids.size())) {
       nodes.start(id, List.of(first));
       nodes.awaitLog(id, "joined the cluster", STEP);
     }
-    awaitCli(r -> r.out().contains(ids.size() + " nodes, " + ids.size() + " live")
+    CliRun.await(STEP, r -> r.out().contains(ids.size() + " nodes, " + ids.size() + " live")
         && r.out().matches("(?s).*meta voters n\\d+,n\\d+,n\\d+.*"),
         "every node live", "nodes", "--cluster", nodes.cluster());
     for (int w = 1; w < WRITERS; w++) {
-      ok(CliRun.of("split", "--at", Workload.writerLo(w), "--cluster", nodes.cluster()));
+      CliRun.ok(CliRun.of("split", "--at", Workload.writerLo(w), "--cluster", nodes.cluster()));
     }
-    ok(CliRun.of("split", "--at", "c/", "--cluster", nodes.cluster()));
-    awaitCli(r -> r.exit() == 0 && !Nemesis.parseRanges(r.out()).isEmpty()
+    CliRun.ok(CliRun.of("split", "--at", "c/", "--cluster", nodes.cluster()));
+    CliRun.await(STEP, r -> r.exit() == 0 && !Nemesis.parseRanges(r.out()).isEmpty()
         && Nemesis.parseRanges(r.out()).values().stream().allMatch(reps -> reps.size() == 3),
         "every range on 3 nodes", "ranges", "--json", "--cluster", nodes.cluster());
   }
@@ -252,22 +252,5 @@ class NemesisProcessTest {
     return s.toString();
   }
 
-  private static CliRun ok(CliRun r) {
-    assertThat(r.exit()).as(r.toString()).isZero();
-    return r;
-  }
 
-  private static void awaitCli(java.util.function.Predicate<CliRun> condition, String what, String... args)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + STEP.toNanos();
-    CliRun last = null;
-    while (System.nanoTime() < deadline) {
-      last = CliRun.of(args);
-      if (condition.test(last)) {
-        return;
-      }
-      TimeUnit.SECONDS.sleep(1); // polling the cluster's state through the CLI; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + STEP + "; last: " + last);
-  }
 }

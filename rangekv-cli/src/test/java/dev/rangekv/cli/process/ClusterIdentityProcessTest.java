@@ -58,15 +58,15 @@ class ClusterIdentityProcessTest {
             .awaitOutput(o -> o.contains("joined the cluster"), STEP, "n" + i + " joins");
       }
       String all = String.join(",", clientAddresses);
-      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "4 live nodes", "nodes", "--cluster", all);
-      awaitCli(r -> r.exit() == 0 && allRanges(r.out(), reps -> reps.size() == 3), "every range on 3 nodes",
+      CliRun.await(STEP, r -> r.out().contains("4 nodes, 4 live"), "4 live nodes", "nodes", "--cluster", all);
+      CliRun.await(STEP, r -> r.exit() == 0 && allRanges(r.out(), reps -> reps.size() == 3), "every range on 3 nodes",
           "ranges", "--json", "--cluster", all);
 
       // drain n1: move each of its replicas to a node lacking the range, until no range lists n1
       long deadline = System.nanoTime() + STEP.toNanos();
       Map<Long, List<String>> map = Map.of();
       while (System.nanoTime() < deadline) {
-        map = ClusterProcessesTest.replicas(ok(CliRun.of("ranges", "--json", "--cluster", all)).out());
+        map = ClusterProcessesTest.replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", all)).out());
         if (!map.isEmpty() && map.values().stream().noneMatch(reps -> reps.contains("n1"))) {
           break;
         }
@@ -94,7 +94,7 @@ class ClusterIdentityProcessTest {
       processes.add(again);
       again.awaitOutput(o -> o.contains("node n1 resumed from its data directory"), STEP, "n1 resumes");
       assertThat(again.output()).doesNotContain("range bootstrapped").doesNotContain("bootstrapped a new cluster");
-      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "n1 live again", "nodes", "--cluster", all);
+      CliRun.await(STEP, r -> r.out().contains("4 nodes, 4 live"), "n1 live again", "nodes", "--cluster", all);
 
       // n1 serves no range it does not hold: whatever it lists is in the cluster's map with n1 as a replica
       // (the controller may give it replicas again), never a range of its own making
@@ -104,16 +104,16 @@ class ClusterIdentityProcessTest {
       // reaches the others
       String n1First = String.join(",", clientAddresses.subList(0, 4));
       for (Map.Entry<String, String> e : acknowledged.entrySet()) {
-        assertThat(ok(CliRun.of("get", e.getKey(), "--cluster", n1First, "--timeout", "30s")).out())
+        assertThat(CliRun.ok(CliRun.of("get", e.getKey(), "--cluster", n1First, "--timeout", "30s")).out())
             .isEqualTo(e.getValue() + "\n");
       }
       put("after-restart", "via-n1", n1First);
-      assertThat(ok(CliRun.of("get", "after-restart", "--cluster", others, "--timeout", "30s")).out())
+      assertThat(CliRun.ok(CliRun.of("get", "after-restart", "--cluster", others, "--timeout", "30s")).out())
           .isEqualTo("via-n1\n");
-      CliRun scan = ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", others, "--timeout", "30s"));
+      CliRun scan = CliRun.ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", others, "--timeout", "30s"));
       assertThat(scan.out()).endsWith("-- 20 entries; end of scan\n");
       Map<Long, List<String>> after = ClusterProcessesTest.replicas(
-          ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
+          CliRun.ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
       assertThat(after.keySet()).as("no second range map: the same ranges as before").isEqualTo(map.keySet());
 
       // n1 pointed at another cluster: refused, one line naming both ids, its directory unchanged
@@ -147,7 +147,7 @@ class ClusterIdentityProcessTest {
    * replica the controller is adding shows on n1 shortly before the map names it).
    */
   private static boolean servesOnlyItsOwn(String n1, String others) {
-    Map<Long, List<String>> map = ClusterProcessesTest.replicas(ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
+    Map<Long, List<String>> map = ClusterProcessesTest.replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", others)).out());
     for (ReplicaStatus r : listRanges(n1).getReplicasList()) {
       List<String> replicas = map.get(r.getRange().getRangeId());
       if (replicas == null || !replicas.contains("n1")) {
@@ -178,7 +178,7 @@ class ClusterIdentityProcessTest {
   }
 
   private void put(String key, String value, String cluster) {
-    ok(CliRun.of("put", key, value, "--cluster", cluster, "--timeout", "30s"));
+    CliRun.ok(CliRun.of("put", key, value, "--cluster", cluster, "--timeout", "30s"));
     acknowledged.put(key, value);
   }
 
@@ -210,23 +210,7 @@ class ClusterIdentityProcessTest {
     return p;
   }
 
-  private static CliRun ok(CliRun r) {
-    assertThat(r.exit()).as(r.toString()).isZero();
-    return r;
-  }
 
-  private static void awaitCli(Predicate<CliRun> condition, String what, String... args) throws InterruptedException {
-    long deadline = System.nanoTime() + STEP.toNanos();
-    CliRun last = null;
-    while (System.nanoTime() < deadline) {
-      last = CliRun.of(args);
-      if (condition.test(last)) {
-        return;
-      }
-      TimeUnit.SECONDS.sleep(1); // polling the cluster's state through the CLI; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + STEP + "; last: " + last);
-  }
 
   private static boolean allRanges(String json, Predicate<List<String>> p) {
     Map<Long, List<String>> map = ClusterProcessesTest.replicas(json);

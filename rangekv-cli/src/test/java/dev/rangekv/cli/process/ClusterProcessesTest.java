@@ -46,35 +46,35 @@ class ClusterProcessesTest {
       // writes first, on the one-node cluster: the server cannot yet add a replica to a range that was
       // never written (applied index 0: the new replica's log disagrees at index 0 and the add aborts)
       for (int i = 0; i < 10; i++) {
-        ok(CliRun.of("put", "k" + i, "v" + i, "--cluster", clientAddresses.get(0)));
+        CliRun.ok(CliRun.of("put", "k" + i, "v" + i, "--cluster", clientAddresses.get(0)));
       }
       for (int i = 2; i <= 3; i++) {
         startNode(i, List.of("--join", clientAddresses.get(0))).awaitOutput(o -> o.contains("joined the cluster"), STEP,
             "n" + i + " joins");
       }
       String cluster = String.join(",", clientAddresses);
-      awaitCli(r -> r.out().contains("3 nodes, 3 live"), "3 live nodes", "nodes", "--cluster", cluster);
-      awaitCli(r -> r.out().contains("meta voters n1,n2,n3"), "the meta range grows onto n2 and n3", "nodes",
+      CliRun.await(STEP, r -> r.out().contains("3 nodes, 3 live"), "3 live nodes", "nodes", "--cluster", cluster);
+      CliRun.await(STEP, r -> r.out().contains("meta voters n1,n2,n3"), "the meta range grows onto n2 and n3", "nodes",
           "--cluster", cluster);
-      awaitCli(r -> r.exit() == 0 && allRanges(r.out(), reps -> reps.size() == 3), "every range on 3 nodes",
+      CliRun.await(STEP, r -> r.exit() == 0 && allRanges(r.out(), reps -> reps.size() == 3), "every range on 3 nodes",
           "ranges", "--json", "--cluster", cluster);
 
       // KV commands on the replicated cluster
-      ok(CliRun.of("put", "k3", "v3", "--cluster", cluster));
-      ok(CliRun.of("del", "k-gone", "--cluster", cluster));
-      assertThat(ok(CliRun.of("get", "k3", "--cluster", cluster)).out()).isEqualTo("v3\n");
-      ok(CliRun.of("split", "--at", "k5", "--cluster", cluster));
-      CliRun scan = ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", cluster));
+      CliRun.ok(CliRun.of("put", "k3", "v3", "--cluster", cluster));
+      CliRun.ok(CliRun.of("del", "k-gone", "--cluster", cluster));
+      assertThat(CliRun.ok(CliRun.of("get", "k3", "--cluster", cluster)).out()).isEqualTo("v3\n");
+      CliRun.ok(CliRun.of("split", "--at", "k5", "--cluster", cluster));
+      CliRun scan = CliRun.ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", cluster));
       assertThat(scan.out()).startsWith("k0\tv0\nk1\tv1\n").endsWith("k9\tv9\n-- 10 entries; end of scan\n");
-      CliRun ranges = ok(CliRun.of("ranges", "--cluster", cluster));
+      CliRun ranges = CliRun.ok(CliRun.of("ranges", "--cluster", cluster));
       assertThat(ranges.out()).contains("k5").contains(", k5)");
 
       // a fourth node joins: the controller gives it replicas
       startNode(4, List.of("--join", clientAddresses.get(1))).awaitOutput(o -> o.contains("joined the cluster"), STEP,
           "n4 joins");
       String all = String.join(",", clientAddresses);
-      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "4 live nodes", "nodes", "--cluster", all);
-      awaitCli(r -> r.exit() == 0 && anyRange(r.out(), reps -> reps.contains("n4")), "a replica moved to n4",
+      CliRun.await(STEP, r -> r.out().contains("4 nodes, 4 live"), "4 live nodes", "nodes", "--cluster", all);
+      CliRun.await(STEP, r -> r.exit() == 0 && anyRange(r.out(), reps -> reps.contains("n4")), "a replica moved to n4",
           "ranges", "--json", "--cluster", all);
 
       // a manual move: a range with 3 replicas (none mid-move), from one of them to the node it lacks; the
@@ -83,7 +83,7 @@ class ClusterProcessesTest {
       String expected = null;
       long deadline = System.nanoTime() + STEP.toNanos();
       while (System.nanoTime() < deadline) {
-        Map.Entry<Long, List<String>> range = replicas(ok(CliRun.of("ranges", "--json", "--cluster", all)).out())
+        Map.Entry<Long, List<String>> range = replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", all)).out())
             .entrySet().stream().filter(e -> e.getValue().size() == 3).findFirst().orElse(null);
         if (range != null) {
           String from = range.getValue().get(0);
@@ -101,25 +101,25 @@ class ClusterProcessesTest {
       assertThat(move).as("no range to move").isNotNull();
       assertThat(move.exit()).as(move.toString()).isZero();
       assertThat(move.out()).contains(expected);
-      assertThat(ok(CliRun.of("events", "--limit", "0", "--cluster", all)).out()).contains(" move ");
+      assertThat(CliRun.ok(CliRun.of("events", "--limit", "0", "--cluster", all)).out()).contains(" move ");
 
       // kill the first process (it bootstrapped the cluster and its meta range): reads are still served by
       // the others, and the meta range, grown onto n2 and n3, still answers and sees n1 die
       processes.get(0).close();
       String rest = String.join(",", clientAddresses.get(1), clientAddresses.get(2), clientAddresses.get(3));
       for (int i = 0; i < 10; i++) {
-        assertThat(ok(CliRun.of("get", "k" + i, "--cluster", rest, "--timeout", "30s")).out()).isEqualTo("v" + i + "\n");
+        assertThat(CliRun.ok(CliRun.of("get", "k" + i, "--cluster", rest, "--timeout", "30s")).out()).isEqualTo("v" + i + "\n");
       }
-      assertThat(ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", rest, "--timeout", "30s")).out())
+      assertThat(CliRun.ok(CliRun.of("scan", "--from", "k", "--to", "l", "--cluster", rest, "--timeout", "30s")).out())
           .endsWith("-- 10 entries; end of scan\n");
-      awaitCli(r -> r.out().contains("4 nodes, 3 live"), "the meta range outlives n1 and marks it dead", "nodes",
+      CliRun.await(STEP, r -> r.out().contains("4 nodes, 3 live"), "the meta range outlives n1 and marks it dead", "nodes",
           "--cluster", rest);
 
       // the killed node restarts on its data directory and is live again
       CliProcess again = CliProcess.start(dir.resolve("n1-restart.log"), nodeArgs.get(0));
       processes.add(again);
       again.awaitOutput(o -> o.contains("node n1 resumed from its data directory"), STEP, "n1 resumes");
-      awaitCli(r -> r.out().contains("4 nodes, 4 live"), "n1 live again", "nodes", "--cluster", all);
+      CliRun.await(STEP, r -> r.out().contains("4 nodes, 4 live"), "n1 live again", "nodes", "--cluster", all);
     } finally {
       for (CliProcess p : processes) {
         p.close();
@@ -141,24 +141,7 @@ class ClusterProcessesTest {
     return p;
   }
 
-  private static CliRun ok(CliRun r) {
-    assertThat(r.exit()).as(r.toString()).isZero();
-    return r;
-  }
 
-  /** Runs a command until its result satisfies {@code condition} (bounded), polling once a second. */
-  private static void awaitCli(Predicate<CliRun> condition, String what, String... args) throws InterruptedException {
-    long deadline = System.nanoTime() + STEP.toNanos();
-    CliRun last = null;
-    while (System.nanoTime() < deadline) {
-      last = CliRun.of(args);
-      if (condition.test(last)) {
-        return;
-      }
-      TimeUnit.SECONDS.sleep(1); // polling the cluster's state through the CLI; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + STEP + "; last: " + last);
-  }
 
   static Map<Long, List<String>> replicas(String rangesJson) {
     Map<Long, List<String>> out = new LinkedHashMap<>();
