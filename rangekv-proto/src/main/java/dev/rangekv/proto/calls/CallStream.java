@@ -21,12 +21,25 @@ public final class CallStream implements StreamObserver<KvCalls> {
   private final KvServiceGrpc.AsyncService kv;
   private final StreamObserver<KvCallResults> out;
   private final Executor handlers;
+  private final Meter meter;
   private boolean closed;
 
-  private CallStream(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out, Executor handlers) {
+  /** Hears of every answered call, as a server interceptor hears of unary calls. Thread-safe. */
+  public interface Meter {
+    /**
+     * @param method the full name of the call's unary twin (e.g. {@code rangekv.v1.KvService/Put})
+     * @param outcome {@code OK} or the typed error's kind ({@code RANGE_MOVED}, ...)
+     * @param nanos from dispatch to answer
+     */
+    void answered(String method, String outcome, long nanos);
+  }
+
+  private CallStream(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out, Executor handlers,
+      Meter meter) {
     this.kv = kv;
     this.out = out;
     this.handlers = handlers;
+    this.meter = meter;
   }
 
   /**
@@ -36,7 +49,13 @@ public final class CallStream implements StreamObserver<KvCalls> {
    */
   public static StreamObserver<KvCalls> serve(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out,
       Executor handlers) {
-    return new CallStream(kv, out, handlers);
+    return serve(kv, out, handlers, (method, outcome, nanos) -> {});
+  }
+
+  /** As {@link #serve(KvServiceGrpc.AsyncService, StreamObserver, Executor)}, telling {@code meter} of each answer. */
+  public static StreamObserver<KvCalls> serve(KvServiceGrpc.AsyncService kv, StreamObserver<KvCallResults> out,
+      Executor handlers, Meter meter) {
+    return new CallStream(kv, out, handlers, meter);
   }
 
   @Override
@@ -53,28 +72,36 @@ public final class CallStream implements StreamObserver<KvCalls> {
 
   private void dispatch(KvCall call) {
     long id = call.getId();
+    long start = System.nanoTime();
     switch (call.getOpCase()) {
-      case GET -> kv.get(call.getGet(), answer(id, KvCallResult.Builder::setGet));
-      case MULTI_GET -> kv.multiGet(call.getMultiGet(), answer(id, KvCallResult.Builder::setMultiGet));
-      case PUT -> kv.put(call.getPut(), answer(id, KvCallResult.Builder::setPut));
-      case DELETE -> kv.delete(call.getDelete(), answer(id, KvCallResult.Builder::setDelete));
-      case COMPARE_AND_SET -> kv.compareAndSet(call.getCompareAndSet(), answer(id, KvCallResult.Builder::setCompareAndSet));
-      case DELETE_RANGE -> kv.deleteRange(call.getDeleteRange(), answer(id, KvCallResult.Builder::setDeleteRange));
-      case BATCH -> kv.batch(call.getBatch(), answer(id, KvCallResult.Builder::setBatch));
-      case SCAN -> kv.scan(call.getScan(), answer(id, KvCallResult.Builder::setScan));
+      case GET -> kv.get(call.getGet(), answer(id, start, KvServiceGrpc.getGetMethod(), KvCallResult.Builder::setGet));
+      case MULTI_GET -> kv.multiGet(call.getMultiGet(),
+          answer(id, start, KvServiceGrpc.getMultiGetMethod(), KvCallResult.Builder::setMultiGet));
+      case PUT -> kv.put(call.getPut(), answer(id, start, KvServiceGrpc.getPutMethod(), KvCallResult.Builder::setPut));
+      case DELETE -> kv.delete(call.getDelete(),
+          answer(id, start, KvServiceGrpc.getDeleteMethod(), KvCallResult.Builder::setDelete));
+      case COMPARE_AND_SET -> kv.compareAndSet(call.getCompareAndSet(),
+          answer(id, start, KvServiceGrpc.getCompareAndSetMethod(), KvCallResult.Builder::setCompareAndSet));
+      case DELETE_RANGE -> kv.deleteRange(call.getDeleteRange(),
+          answer(id, start, KvServiceGrpc.getDeleteRangeMethod(), KvCallResult.Builder::setDeleteRange));
+      case BATCH -> kv.batch(call.getBatch(),
+          answer(id, start, KvServiceGrpc.getBatchMethod(), KvCallResult.Builder::setBatch));
+      case SCAN -> kv.scan(call.getScan(), answer(id, start, KvServiceGrpc.getScanMethod(), KvCallResult.Builder::setScan));
       case OP_NOT_SET -> send(KvCallResult.newBuilder().setId(id)
           .setError(RangeKvErrors.invalidArgument("call", "a call needs an operation")).build());
     }
   }
 
   /** An observer that answers call {@code id} on the stream with the handler's reply or error. */
-  private <T> StreamObserver<T> answer(long id, BiConsumer<KvCallResult.Builder, T> set) {
+  private <T> StreamObserver<T> answer(long id, long start, io.grpc.MethodDescriptor<?, T> method,
+      BiConsumer<KvCallResult.Builder, T> set) {
     return new StreamObserver<>() {
       @Override
       public void onNext(T value) {
         KvCallResult.Builder b = KvCallResult.newBuilder().setId(id);
         set.accept(b, value);
         send(b.build());
+        meter.answered(method.getFullMethodName(), "OK", System.nanoTime() - start);
       }
 
       @Override
@@ -82,6 +109,7 @@ public final class CallStream implements StreamObserver<KvCalls> {
         RangeKvError error = RangeKvErrors.fromThrowable(t)
             .orElseGet(() -> RangeKvErrors.unavailable("unexpected " + t, false));
         send(KvCallResult.newBuilder().setId(id).setError(error).build());
+        meter.answered(method.getFullMethodName(), error.getKindCase().name(), System.nanoTime() - start);
       }
 
       @Override

@@ -194,14 +194,15 @@ public final class RangeKvNode implements AutoCloseable {
         config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address()),
         raftServer, directory, store, load);
     NettyServerBuilder grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()));
-    if (metrics != null) {
-      grpc.intercept(new GrpcMetrics(metrics.registry()));
+    GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
+    if (grpcMetrics != null) {
+      grpc.intercept(grpcMetrics);
     }
     this.grpcServer = grpc
         .addService(grpcHealth.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load,
-            kvExecutor))
+            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls()))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))

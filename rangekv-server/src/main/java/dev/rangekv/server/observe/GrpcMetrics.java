@@ -58,6 +58,11 @@ public final class GrpcMetrics implements ServerInterceptor {
     }, headers);
   }
 
+  /** Records the calls a call stream answers as their unary twins would be recorded. */
+  public dev.rangekv.proto.calls.CallStream.Meter streamCalls() {
+    return this::record;
+  }
+
   private void record(String method, String outcome, long nanos) {
     calls.computeIfAbsent(method + '|' + outcome, k -> Timer.builder("rangekv.grpc.server.calls")
         .description("gRPC calls answered by this node, by method and outcome")

@@ -54,12 +54,15 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   private final ProposalBuffers proposals;
   /** Where the calls of a call stream run (the KV handler pool). */
   private final java.util.concurrent.Executor handlers;
+  /** Hears of the calls answered on call streams (the node's metrics). */
+  private final CallStream.Meter streamMeter;
   private final InputLimits limits;
   private final LoadRecorder load;
 
   public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
-      java.util.concurrent.Executor handlers) {
+      java.util.concurrent.Executor handlers, CallStream.Meter streamMeter) {
     this.handlers = handlers;
+    this.streamMeter = streamMeter;
     this.gateway = gateway;
     this.proposals = proposals;
     this.limits = limits;
@@ -68,7 +71,7 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
 
   @Override
   public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
-    return CallStream.serve(this, out, handlers);
+    return CallStream.serve(this, out, handlers, streamMeter);
   }
 
   @Override

@@ -57,6 +57,13 @@ class NodeHttpIntegrationTest {
       assertThat(samples.get("rangekv_request_latency_seconds_count{kind=\"read\",node=\"n1\"}")).isGreaterThanOrEqualTo(1);
       assertThat(samples.keySet()).anyMatch(k -> k.startsWith("rangekv_request_latency_seconds_bucket{kind=\"write\""));
       assertThat(samples.get("rangekv_replicas{node=\"n1\"}")).isEqualTo(1);
+
+      // a call on the call stream counts as its unary twin (here a get the node refuses for its header)
+      String gets = "rangekv_grpc_server_calls_seconds_count{method=\"rangekv.v1.KvService/Get\"";
+      double getsBefore = sum(samples, gets);
+      dev.rangekv.proto.KvCallResult answer = streamGet(cluster.config(0).clientAddress());
+      assertThat(answer.hasError() || answer.hasGet()).isTrue();
+      assertThat(sum(parse(get(base + "/metrics").body()), gets) - getsBefore).isEqualTo(1);
       assertThat(samples.get("rangekv_leaders{node=\"n1\"}")).isEqualTo(1);
       assertThat(samples).containsKeys("rangekv_store_sst_bytes{node=\"n1\"}", "rangekv_store_memtable_bytes{node=\"n1\"}",
           "rangekv_store_pending_compaction_bytes{node=\"n1\"}", "rangekv_store_block_cache_hit_ratio{node=\"n1\"}");
@@ -139,6 +146,42 @@ class NodeHttpIntegrationTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
+    }
+  }
+
+  private static double sum(Map<String, Double> samples, String prefix) {
+    return samples.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToDouble(Map.Entry::getValue).sum();
+  }
+
+  /** One get on a call stream (range 1 at generation 0: answered with RANGE_MOVED or a value). */
+  private static dev.rangekv.proto.KvCallResult streamGet(String address) throws Exception {
+    ManagedChannel ch = ManagedChannelBuilder.forTarget(address).usePlaintext().build();
+    try {
+      java.util.concurrent.CompletableFuture<dev.rangekv.proto.KvCallResult> answer = new java.util.concurrent.CompletableFuture<>();
+      io.grpc.stub.StreamObserver<dev.rangekv.proto.KvCalls> calls = dev.rangekv.proto.KvServiceGrpc.newStub(ch)
+          .calls(new io.grpc.stub.StreamObserver<>() {
+            @Override
+            public void onNext(dev.rangekv.proto.KvCallResults r) {
+              answer.complete(r.getResults(0));
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              answer.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {}
+          });
+      calls.onNext(dev.rangekv.proto.KvCalls.newBuilder().addCalls(dev.rangekv.proto.KvCall.newBuilder().setId(1)
+          .setGet(dev.rangekv.proto.GetRequest.newBuilder()
+              .setHeader(dev.rangekv.proto.RangeHeader.newBuilder().setRangeId(1).setGeneration(0))
+              .setKey(com.google.protobuf.ByteString.copyFromUtf8("k1")))).build());
+      dev.rangekv.proto.KvCallResult r = answer.get(10, TimeUnit.SECONDS);
+      calls.onCompleted();
+      return r;
+    } finally {
+      ch.shutdownNow();
     }
   }
 
