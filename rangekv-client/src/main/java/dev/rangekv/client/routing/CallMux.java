@@ -73,7 +73,7 @@ final class CallMux {
     }
     conn.pending.put(id, result);
     if (conn.dead && conn.pending.remove(id) != null) { // it failed between the check and the put
-      result.completeExceptionally(Status.UNAVAILABLE.withDescription("call stream broke").asRuntimeException());
+      result.completeExceptionally(conn.failure.asRuntimeException()); // with its cause: a refused connect
     }
     return conn;
   }
@@ -91,6 +91,8 @@ final class CallMux {
     final ConcurrentLinkedQueue<KvCall> queue = new ConcurrentLinkedQueue<>();
     final AtomicBoolean sending = new AtomicBoolean();
     volatile boolean dead;
+    /** Why the stream failed (set before {@link #dead}); its cause tells a refused connection apart. */
+    volatile Status failure;
     StreamObserver<KvCalls> requests;
 
     void open() {
@@ -143,6 +145,7 @@ final class CallMux {
     }
 
     void fail(Status status) {
+      failure = status;
       dead = true;
       List<CompletableFuture<KvCallResult>> failed = new ArrayList<>(pending.values());
       pending.clear();

@@ -212,7 +212,9 @@ public final class Router {
         return;
       }
       if (d.freshWriteId()) {
-        writeIds.finish(c.writeId); // refused without applying: never sent again
+        if (c.writeId != null) {
+          writeIds.finish(c.writeId); // refused without applying: never sent again
+        }
         c.writeId = writeIds.next();
       }
       long backoff = d.backoffNanos();
