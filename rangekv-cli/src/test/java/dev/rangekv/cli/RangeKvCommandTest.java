@@ -30,10 +30,15 @@ class RangeKvCommandTest {
 
   @Test
   void missingArgument_isAUsageError_inOneLinePlusHint() {
-    CliRun r = CliRun.of("put", "onlykey");
+    CliRun r = CliRun.of("get");
     assertThat(r.exit()).as(r.toString()).isEqualTo(2);
     assertThat(r.err().lines().toList()).hasSize(2);
-    assertThat(r.err()).contains("error: Missing required parameter: 'VALUE'").contains("usage: rangekv put --help");
+    assertThat(r.err()).contains("error: Missing required parameter: 'KEY'").contains("usage: rangekv get --help");
+    // a put's value may come from a file instead, so its absence is checked by the command itself
+    CliRun put = CliRun.of("put", "onlykey");
+    assertThat(put.exit()).as(put.toString()).isEqualTo(2);
+    assertThat(put.err().lines().toList()).hasSize(2);
+    assertThat(put.err()).contains("error: give either VALUE or --value-file FILE").contains("usage: rangekv put --help");
   }
 
   @Test
