@@ -3,17 +3,12 @@ package dev.rangekv.cli.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
-import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.cli.OneNodeCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input to the KV commands (issue 14 §3): each gets one line and exit 2 (the README's rule: invalid
@@ -21,27 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class BadInputCommandsTest {
-  @TempDir
-  static Path dir;
-  private static LocalCluster cluster;
-  private static String address;
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = LocalCluster.start(1, dir.resolve("cluster"), RaftTuning.forTests());
-    address = cluster.config(0).clientAddress();
-  }
-
-  @AfterAll
-  static void stop() {
-    cluster.close();
-  }
+  @RegisterExtension
+  static final OneNodeCluster CLUSTER = new OneNodeCluster();
 
   private static CliRun run(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.add("--cluster");
-    all.add(address);
-    return CliRun.of(all.toArray(String[]::new));
+    return CLUSTER.run(args);
   }
 
   private static void invalid(CliRun r, String... parts) {
@@ -58,7 +37,7 @@ class BadInputCommandsTest {
 
   @Test
   void aValueStartingWithAt_isStoredAsTyped_andValueFileReadsAFile() throws Exception {
-    Path file = Files.writeString(dir.resolve("value.txt"), "from a file");
+    Path file = Files.writeString(CLUSTER.dir().resolve("value.txt"), "from a file");
     assertThat(run("put", "at/1", "@" + file).exit()).isZero();
     assertThat(run("get", "at/1").out()).isEqualTo("@" + file + "\n");
     assertThat(run("put", "at/2", "--value-file", file.toString()).exit()).isZero();
@@ -88,11 +67,11 @@ class BadInputCommandsTest {
     CliRun key = run("put", big, "v");
     invalid(key, "key.max-bytes", "\"" + "k".repeat(64) + "...\"(9000 bytes)", "8 KiB");
     assertThat(key.err()).doesNotContain("k".repeat(65)).hasLineCount(1);
-    Path twoMib = dir.resolve("two-mib");
+    Path twoMib = CLUSTER.dir().resolve("two-mib");
     Files.write(twoMib, new byte[2 << 20]);
     invalid(run("put", "v/big", "--value-file", twoMib.toString()), "value.max-bytes", "1 MiB");
     notFound("v/big");
-    Path justOver = dir.resolve("just-over");
+    Path justOver = CLUSTER.dir().resolve("just-over");
     Files.write(justOver, new byte[(1 << 20) + 1]);
     invalid(run("put", "v/over", "--value-file", justOver.toString()), "value.max-bytes");
     notFound("v/over");

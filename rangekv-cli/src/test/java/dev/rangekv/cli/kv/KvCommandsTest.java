@@ -3,43 +3,21 @@ package dev.rangekv.cli.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
-import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.node.RaftTuning;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import dev.rangekv.cli.OneNodeCluster;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** put/get/del/scan against a one-node in-JVM cluster. */
 @Timeout(120)
 class KvCommandsTest {
-  @TempDir
-  static Path dir;
-  private static LocalCluster cluster;
-  private static String address;
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = LocalCluster.start(1, dir, RaftTuning.forTests());
-    address = cluster.config(0).clientAddress();
-  }
-
-  @AfterAll
-  static void stop() {
-    cluster.close();
-  }
+  @RegisterExtension
+  static final OneNodeCluster CLUSTER = new OneNodeCluster();
 
   private static CliRun run(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.add("--cluster");
-    all.add(address);
-    return CliRun.of(all.toArray(String[]::new));
+    return CLUSTER.run(args);
   }
 
   private static void ok(CliRun r) {

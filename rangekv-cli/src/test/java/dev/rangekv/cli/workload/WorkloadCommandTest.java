@@ -3,44 +3,25 @@ package dev.rangekv.cli.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
-import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.node.RaftTuning;
-import java.nio.file.Path;
+import dev.rangekv.cli.OneNodeCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code workload run}: bad options fail in one line; short runs against a one-node in-JVM cluster. */
 @Timeout(300)
 class WorkloadCommandTest {
-  @TempDir
-  static Path dir;
-  private static LocalCluster cluster;
-  private static String address;
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = LocalCluster.start(1, dir, RaftTuning.forTests());
-    address = cluster.config(0).clientAddress();
-  }
-
-  @AfterAll
-  static void stop() {
-    cluster.close();
-  }
+  @RegisterExtension
+  static final OneNodeCluster CLUSTER = new OneNodeCluster();
 
   private static CliRun run(String... args) {
     List<String> all = new ArrayList<>(List.of("workload", "run"));
     all.addAll(List.of(args));
-    all.add("--cluster");
-    all.add(address);
-    return CliRun.of(all.toArray(String[]::new));
+    return CLUSTER.run(all.toArray(String[]::new));
   }
 
   private static void usageError(CliRun r, String message) {
