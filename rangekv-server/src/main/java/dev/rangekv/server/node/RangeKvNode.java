@@ -187,6 +187,9 @@ public final class RangeKvNode implements AutoCloseable {
         return leadersHeld();
       }
     }) : null;
+    if (metrics != null) {
+      directory.onApplied(metrics.raft()::applied);
+    }
     // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
     this.http = metrics == null ? null
         : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);

@@ -20,13 +20,15 @@ import java.util.function.ToDoubleFunction;
 /**
  * One node's meters in its own Prometheus registry (nodes of an in-JVM cluster do not share one): JVM
  * and process meters, the store's engine counters, replicas and leaders held, per-range load of the
- * ranges it leads ({@link RangeLoadGauges}) and, on the meta leader, the controller's counters.
+ * ranges it leads ({@link RangeLoadGauges}), Raft latencies ({@link RaftMetrics}) and, on the meta leader,
+ * the controller's counters.
  * Thread-safe; {@link #close} stops the GC listener.
  */
 public final class NodeMetrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final RangeLoadGauges ranges;
+  private final RaftMetrics raft;
   private volatile StoreStats lastStore = new StoreStats(0, 0, 0, 0, 0, 0);
   private volatile long lastStoreNanos;
 
@@ -57,6 +59,7 @@ public final class NodeMetrics implements AutoCloseable {
     storeGauge(store, "rangekv.store.block.cache.hit.ratio", "block cache hits over lookups since the store opened",
         StoreStats::blockCacheHitRatio);
     this.ranges = new RangeLoadGauges(registry, RangeLoadGauges.DEFAULT_CAP);
+    this.raft = new RaftMetrics(nodeId, registry);
   }
 
   private void gauge(String name, String help, IntSupplier value) {
@@ -88,6 +91,11 @@ public final class NodeMetrics implements AutoCloseable {
   /** Per-range load gauges, updated from each heartbeat this node builds. */
   public RangeLoadGauges ranges() {
     return ranges;
+  }
+
+  /** Raft proposal, apply and log latencies (Ratis' own timers bridged, plus the apply timer). */
+  public RaftMetrics raft() {
+    return raft;
   }
 
   /** The Prometheus text exposition of every meter. */

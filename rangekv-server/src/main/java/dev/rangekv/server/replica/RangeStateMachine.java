@@ -228,7 +228,10 @@ public final class RangeStateMachine extends BaseStateMachine {
       if (installedNow != null && index <= installedNow.getIndex()) {
         return CompletableFuture.completedFuture(ProtoMessage.of(CommandResult.getDefaultInstance()));
       }
-      return CompletableFuture.completedFuture(ProtoMessage.of(applyLocked(cmd, term, index)));
+      long start = System.nanoTime();
+      CommandResult result = applyLocked(cmd, term, index);
+      host.applied(System.nanoTime() - start);
+      return CompletableFuture.completedFuture(ProtoMessage.of(result));
     }
   }
 

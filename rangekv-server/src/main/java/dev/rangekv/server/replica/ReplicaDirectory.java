@@ -53,6 +53,18 @@ public final class ReplicaDirectory implements ReplicaHost {
     spanDeleted.accept(lo, hi);
   }
 
+  private volatile LongConsumer applyTimes = nanos -> {};
+
+  /** Where the time each applied entry took is reported (the node's apply meter, when metrics are on). */
+  public void onApplied(LongConsumer action) {
+    this.applyTimes = action;
+  }
+
+  @Override
+  public void applied(long nanos) {
+    applyTimes.accept(nanos);
+  }
+
   /** Where split children go to get their Raft group created (set once the Raft server exists). */
   public void onChildRecorded(LongConsumer action) {
     this.childRecorded = action;

@@ -41,4 +41,7 @@ public interface ReplicaHost {
    * span is compacted, so the host schedules that (off the apply thread).
    */
   default void spanDeleted(Key lo, RangeEnd hi) {}
+
+  /** A Raft entry was applied in {@code nanos} (for the node's apply latency meter). */
+  default void applied(long nanos) {}
 }

@@ -77,6 +77,57 @@ class NodeHttpIntegrationTest {
   }
 
   @Test
+  @Timeout(180)
+  void raftLatencies_areBridgedPerNode_andMoveWithWrites() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests(), FAST);
+        TestRouter router = TestRouter.of(cluster)) {
+      router.refresh();
+      router.put("warm", "1");
+      Map<String, Double> before = allNodes(cluster);
+      for (int i = 0; i < 20; i++) {
+        router.put("raft" + i, "v" + i);
+      }
+      // counters advance on every node that holds a replica: proposals on the leader, follower appends on
+      // the two followers, log appends, fsyncs and applies everywhere (Ratis' readings are cached 500 ms)
+      for (String counter : List.of("rangekv_raft_proposals_total", "rangekv_raft_follower_appends_total",
+          "rangekv_raft_log_appends_total", "rangekv_raft_log_syncs_total", "rangekv_raft_apply_seconds_count")) {
+        Await.until(Duration.ofSeconds(30), counter + " moves",
+            () -> sum(allNodesUnchecked(cluster), counter) - sum(before, counter) >= 20);
+      }
+      Map<String, Double> after = allNodes(cluster);
+      // per node, not per range: one series per quantile and node, whatever the number of groups
+      assertThat(after.keySet().stream().filter(k -> k.startsWith("rangekv_raft_proposal_seconds{"))).hasSize(9);
+      assertThat(after.keySet()).contains("rangekv_raft_proposal_seconds{node=\"n1\",quantile=\"0.99\"}");
+      for (String latency : List.of("rangekv_raft_proposal_seconds{", "rangekv_raft_log_append_seconds{",
+          "rangekv_raft_log_sync_seconds{", "rangekv_raft_follower_append_seconds{")) {
+        assertThat(after.entrySet().stream().filter(e -> e.getKey().startsWith(latency))
+            .mapToDouble(Map.Entry::getValue).max().orElse(0)).as(latency).isPositive();
+      }
+      assertThat(after.keySet()).anyMatch(k -> k.startsWith("rangekv_raft_apply_seconds_bucket{"));
+    }
+  }
+
+  /** Every node's samples in one map (their series differ by the node label). */
+  private static Map<String, Double> allNodes(LocalCluster cluster) throws IOException, InterruptedException {
+    Map<String, Double> all = new HashMap<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      all.putAll(parse(get("http://" + cluster.node(i).httpAddress().orElseThrow() + "/metrics").body()));
+    }
+    return all;
+  }
+
+  private static Map<String, Double> allNodesUnchecked(LocalCluster cluster) {
+    try {
+      return allNodes(cluster);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   @Timeout(120)
   void health_isUpAtOnce_butReadyOnlyOnceTheMetaRangeAnswers() throws Exception {
     // a node whose meta range is not there (its seed is a port nobody listens on) is up, not ready

@@ -1,0 +1,187 @@
+package dev.rangekv.server.observe;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.metrics.MetricRegistries;
+import org.apache.ratis.metrics.MetricRegistryInfo;
+import org.apache.ratis.metrics.RatisMetricRegistry;
+import org.apache.ratis.metrics.impl.RatisMetricRegistryImpl;
+import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
+
+/**
+ * This node's Raft latencies in its Micrometer registry. Ratis times proposals, log appends, log fsyncs
+ * and follower appends itself, per Raft group, in its JVM-wide Dropwizard registries; they are bridged
+ * here at scrape time rather than measured twice. Ratis 3.3 has no apply timer, so the range state
+ * machines' apply is timed here ({@link #applied}).
+ *
+ * <p>Cardinality is per node, whatever the number of ranges: a bridged timer merges every group of this
+ * node (the registries whose member id starts with {@code nodeId@}; the meta range's group included)
+ * into one count and one set of quantiles. Counts are kept monotonic across groups that close (a range
+ * that moves away takes its registry with it, not its past events). Quantiles are those of the values
+ * Dropwizard's exponentially-decaying reservoirs keep (about the last five minutes), merged
+ * unweighted: a recent-latency view, not a whole-life histogram.
+ *
+ * <p>Thread-safe; a scrape reads the Ratis registries at most every 500 ms.
+ */
+public final class RaftMetrics {
+  /** A Ratis timer bridged as a count and quantile gauges. */
+  enum Bridged {
+    PROPOSAL("server", "clientWriteRequest", "rangekv.raft.proposal", "rangekv.raft.proposals",
+        "Raft write requests on this node's leaders: submitted to Ratis until committed and applied"),
+    LOG_APPEND("log_worker", "appendEntryLatency", "rangekv.raft.log.append", "rangekv.raft.log.appends",
+        "log entries appended: handed to the Raft log until written and flushed"),
+    LOG_SYNC("log_worker", "syncTime", "rangekv.raft.log.sync", "rangekv.raft.log.syncs",
+        "Raft log fsyncs (one covers every entry written since the previous one)"),
+    FOLLOWER_APPEND("server", "follower_append_entry_latency", "rangekv.raft.follower.append",
+        "rangekv.raft.follower.appends", "appendEntries calls on this node's followers, received until flushed");
+
+    final String component;
+    final String ratisName;
+    final String latencyName;
+    final String countName;
+    final String help;
+
+    Bridged(String component, String ratisName, String latencyName, String countName, String help) {
+      this.component = component;
+      this.ratisName = ratisName;
+      this.latencyName = latencyName;
+      this.countName = countName;
+      this.help = help;
+    }
+  }
+
+  static final double[] QUANTILES = {0.5, 0.95, 0.99};
+  private static final long READ_EVERY_NANOS = 500_000_000L;
+
+  private final String memberPrefix;
+  private final Timer apply;
+  private final Map<Bridged, Reading> last = new EnumMap<>(Bridged.class);
+  /** Per bridged timer: each live group's count at the previous reading, by member id. */
+  private final Map<Bridged, Map<String, Long>> seen = new EnumMap<>(Bridged.class);
+  private final Map<Bridged, Long> totals = new EnumMap<>(Bridged.class);
+  private long lastReadNanos;
+  private boolean read;
+
+  /** One bridged timer at one reading: events since the node started, quantiles in seconds. */
+  record Reading(long count, double[] quantiles) {}
+
+  public RaftMetrics(String nodeId, MeterRegistry registry) {
+    this.memberPrefix = nodeId + "@";
+    this.apply = Timer.builder("rangekv.raft.apply")
+        .description("Raft entries applied by this node's range replicas (one entry may carry many writes)")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(10_000))
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(registry);
+    for (Bridged b : Bridged.values()) {
+      seen.put(b, new HashMap<>());
+      totals.put(b, 0L);
+      last.put(b, new Reading(0, new double[QUANTILES.length]));
+      FunctionCounter.builder(b.countName, this, m -> m.reading(b).count())
+          .description(b.help).register(registry);
+      for (int i = 0; i < QUANTILES.length; i++) {
+        int q = i;
+        Gauge.builder(b.latencyName, this, m -> m.reading(b).quantiles()[q])
+            .description(b.help + ": recent latency quantiles over every group of this node")
+            .baseUnit("seconds")
+            .tag("quantile", Double.toString(QUANTILES[i]))
+            .register(registry);
+      }
+    }
+  }
+
+  /** Records one applied entry that took {@code nanos}. */
+  public void applied(long nanos) {
+    apply.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private synchronized Reading reading(Bridged b) {
+    long now = System.nanoTime();
+    if (!read || now - lastReadNanos > READ_EVERY_NANOS) {
+      readAll();
+      lastReadNanos = now;
+      read = true;
+    }
+    return last.get(b);
+  }
+
+  private void readAll() {
+    Map<Bridged, List<long[]>> values = new EnumMap<>(Bridged.class);
+    Map<Bridged, Map<String, Long>> counts = new EnumMap<>(Bridged.class);
+    for (Bridged b : Bridged.values()) {
+      values.put(b, new ArrayList<>());
+      counts.put(b, new HashMap<>());
+    }
+    for (RatisMetricRegistry r : MetricRegistries.global().getMetricRegistries()) {
+      MetricRegistryInfo info = r.getMetricRegistryInfo();
+      if (!(r instanceof RatisMetricRegistryImpl impl) || !info.getPrefix().startsWith(memberPrefix)) {
+        continue; // another node of this JVM, or not Ratis' default (Dropwizard) implementation
+      }
+      for (Bridged b : Bridged.values()) {
+        if (!b.component.equals(info.getMetricsComponentName())) {
+          continue;
+        }
+        Metric m = impl.get(b.ratisName);
+        if (m instanceof org.apache.ratis.thirdparty.com.codahale.metrics.Timer t) {
+          counts.get(b).merge(info.getPrefix(), t.getCount(), Long::sum);
+          values.get(b).add(t.getSnapshot().getValues());
+        }
+      }
+    }
+    for (Bridged b : Bridged.values()) {
+      last.put(b, new Reading(advance(b, counts.get(b)), quantiles(values.get(b))));
+    }
+  }
+
+  /** Adds what each group counted since the previous reading; a group seen anew, or reset, adds all it has. */
+  private long advance(Bridged b, Map<String, Long> now) {
+    Map<String, Long> before = seen.get(b);
+    long total = totals.get(b);
+    for (Map.Entry<String, Long> e : now.entrySet()) {
+      long previous = before.getOrDefault(e.getKey(), 0L);
+      total += e.getValue() >= previous ? e.getValue() - previous : e.getValue();
+    }
+    Set<String> gone = new HashSet<>(before.keySet());
+    gone.removeAll(now.keySet());
+    before.keySet().removeAll(gone);
+    before.putAll(now);
+    totals.put(b, total);
+    return total;
+  }
+
+  /** Quantiles in seconds of the merged nanosecond values; zeros when there are none. */
+  static double[] quantiles(List<long[]> parts) {
+    int n = 0;
+    for (long[] p : parts) {
+      n += p.length;
+    }
+    double[] out = new double[QUANTILES.length];
+    if (n == 0) {
+      return out;
+    }
+    long[] all = new long[n];
+    int at = 0;
+    for (long[] p : parts) {
+      System.arraycopy(p, 0, all, at, p.length);
+      at += p.length;
+    }
+    Arrays.sort(all);
+    for (int i = 0; i < QUANTILES.length; i++) {
+      int rank = (int) Math.ceil(QUANTILES[i] * n) - 1;
+      out[i] = all[Math.max(0, Math.min(n - 1, rank))] / 1e9;
+    }
+    return out;
+  }
+}
