@@ -35,7 +35,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
 /**
  * The console in headless Chromium against a 3-node in-JVM cluster under a monotonic-key workload:
  * every page loads without console errors, the range table lists every range of the map, and the heat
- * map's hottest band is the last range (where all appends land). Saves the screenshots the README shows.
+ * map's hottest band is the last range (where all appends land), by QPS and by bytes written. Saves the
+ * screenshots the README shows.
  */
 class ConsoleBrowserTest {
   private static final Path SCREENSHOTS = Path.of("..", "docs", "img");
@@ -97,6 +98,28 @@ class ConsoleBrowserTest {
               .isGreaterThanOrEqualTo(4);
           shoot(browser, "console-heatmap.png");
           assertThat(Browser.errors(browser)).as("console errors on the heat map").isEmpty();
+
+          // coloured by bytes written: the appends (2 KiB values) make the same band the hottest
+          String[] bytes = new String[3];
+          try {
+            await(Duration.ofMinutes(2), "the band writing the most bytes to be the last range", () -> {
+              load(browser, console + "heatmap.html?metric=bytes");
+              WebElement body = browser.findElement(By.tagName("body"));
+              bytes[0] = body.getDomAttribute("data-hottest-band");
+              bytes[1] = body.getDomAttribute("data-last-range-band");
+              bytes[2] = body.getDomAttribute("data-hottest-value");
+              return "bytes".equals(body.getDomAttribute("data-metric")) && bytes[1] != null && bytes[1].equals(bytes[0])
+                  && bytes[2] != null && Double.parseDouble(bytes[2]) > 0;
+            });
+          } catch (AssertionError e) {
+            shoot(browser, "console-heatmap-bytes-failed.png");
+            throw new AssertionError(e.getMessage() + ": hottest band " + bytes[0] + " (" + bytes[2]
+                + " bytes/s), last range's band " + bytes[1], e);
+          }
+          // the summary names a byte rate, not QPS
+          assertThat(browser.findElement(By.id("hottest")).getText()).contains("/s");
+          shoot(browser, "console-heatmap-bytes.png");
+          assertThat(Browser.errors(browser)).as("console errors on the heat map by bytes").isEmpty();
 
           load(browser, console + "index.html");
           assertThat(browser.findElements(By.cssSelector("#nodes tbody tr"))).hasSize(3);

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The heat map as JSON: {@code {"columns":[{"at":millis,"bands":[{"range":"id","start":base64,"read":qps,
- * "write":qps}...]}...]}}, columns oldest first, bands in key order; range ids are strings, as protobuf's
+ * "write":qps,"bytes":written per second}...]}...]}}, columns oldest first, bands in key order; range ids are strings, as protobuf's
  * JSON prints uint64 (they do not fit a JavaScript number).
  */
 final class HeatJson {
@@ -22,7 +22,8 @@ final class HeatJson {
         b.append(j == 0 ? "" : ",").append("{\"range\":\"").append(Long.toUnsignedString(band.rangeId())).append('"')
             .append(",\"start\":\"").append(Base64.getEncoder().encodeToString(band.start().toByteArray()))
             .append("\",\"read\":").append(number(band.readQps()))
-            .append(",\"write\":").append(number(band.writeQps())).append('}');
+            .append(",\"write\":").append(number(band.writeQps()))
+            .append(",\"bytes\":").append(number(band.writeBytesPerSecond())).append('}');
       }
       b.append("]}");
     }

@@ -7,13 +7,13 @@ import java.util.Objects;
 
 /**
  * The key heat map's data, as TiDB's Key Visualizer keeps it: one column per controller tick, each the
- * range map of that moment cut at range boundaries with every range's read and write QPS. Bounded by
+ * range map of that moment cut at range boundaries with every range's read and write QPS and bytes written. Bounded by
  * age ({@code window}) and by count. Kept on the meta leader; cleared when leadership moves here anew.
  * Thread-safe.
  */
 public final class KeyHeatRing {
-  /** One range in one column: its start key and its load at that tick. */
-  public record Band(long rangeId, ByteString start, double readQps, double writeQps) {
+  /** One range in one column: its start key and its load at that tick (bytes written per second too). */
+  public record Band(long rangeId, ByteString start, double readQps, double writeQps, double writeBytesPerSecond) {
     public Band {
       Objects.requireNonNull(start, "start");
     }

@@ -115,12 +115,14 @@ public final class MetaLeaderSampler {
     for (RangeDescriptorProto d : view.ranges()) {
       double reads = 0;
       double writes = 0;
+      double writeBytes = 0;
       Optional<StatsBook.LeaderReport> r = stats.leaderReport(d.getRangeId());
       if (r.isPresent() && now - r.get().receivedMillis() <= stale) {
         reads = r.get().stats().getReadQps();
         writes = r.get().stats().getWriteQps();
+        writeBytes = r.get().stats().getWriteBytesPerSecond();
       }
-      bands.add(new KeyHeatRing.Band(d.getRangeId(), d.getStart(), reads, writes));
+      bands.add(new KeyHeatRing.Band(d.getRangeId(), d.getStart(), reads, writes, writeBytes));
     }
     return new KeyHeatRing.Column(now, bands);
   }

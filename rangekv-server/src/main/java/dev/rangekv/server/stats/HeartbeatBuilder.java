@@ -121,7 +121,8 @@ public final class HeartbeatBuilder {
       return;
     }
     RangeLoadInterval m = measured.get();
-    r.setReadQps(load.rate(m.reads())).setWriteQps(load.rate(m.writes()));
+    r.setReadQps(load.rate(m.reads())).setWriteQps(load.rate(m.writes()))
+        .setWriteBytesPerSecond(load.rate(m.writeBytes()));
     for (WeightedKey k : m.sampledKeys()) {
       r.addSampledKeys(WeightedKeyProto.newBuilder().setKey(ProtoValues.bytes(k.key())).setWeight(k.weight()));
     }

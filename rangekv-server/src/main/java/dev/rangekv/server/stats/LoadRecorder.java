@@ -134,7 +134,8 @@ public final class LoadRecorder {
 
   /**
    * A write of {@code mutations} to {@code rangeId} was applied; {@code succeeded} false when a check
-   * failed (the batch wrote nothing, but its load still counts).
+   * failed (the batch wrote nothing, but its load still counts). Bytes written are what the mutations
+   * carried: a put's key and value, a delete's key, a range delete's two bounds.
    */
   public void recordWrite(long rangeId, List<Mutation> mutations, boolean succeeded) {
     RangeLoad load = range(rangeId);
@@ -145,13 +146,14 @@ public final class LoadRecorder {
         switch (m.getOpCase()) {
           case PUT -> {
             Key k = ProtoValues.key(m.getPut().getKey());
-            s.write(k);
+            s.write(k, m.getPut().getKey().size() + m.getPut().getValue().size());
             if (succeeded) {
               s.put(k, baseline);
             }
           }
-          case DELETE -> s.write(ProtoValues.key(m.getDelete()));
-          case DELETE_RANGE -> s.write(ProtoValues.key(m.getDeleteRange().getLo()));
+          case DELETE -> s.write(ProtoValues.key(m.getDelete()), m.getDelete().size());
+          case DELETE_RANGE -> s.write(ProtoValues.key(m.getDeleteRange().getLo()),
+              m.getDeleteRange().getLo().size() + m.getDeleteRange().getHi().size());
           case CHECK, OP_NOT_SET -> {
             // a check is part of its write (a CAS is one write); an empty mutation is refused earlier
           }

@@ -26,6 +26,7 @@ final class RangeLoad {
     private final KeySampler sampler;
     private long reads;
     private long writes;
+    private long writeBytes;
     private long tailWrites;
     private long appends;
     private Key maxWritten;
@@ -39,8 +40,9 @@ final class RangeLoad {
       sampler.offer(key, weight);
     }
 
-    void write(Key key) {
+    void write(Key key, long bytes) {
       writes++;
+      writeBytes += bytes;
       sampler.offer(key, 1);
     }
 
@@ -111,6 +113,7 @@ final class RangeLoad {
     baseline = TailBaseline.UNKNOWN;
     long reads = 0;
     long writes = 0;
+    long writeBytes = 0;
     long tailWrites = 0;
     long appends = 0;
     Key maxWritten = null;
@@ -120,6 +123,7 @@ final class RangeLoad {
       try {
         reads += s.reads;
         writes += s.writes;
+        writeBytes += s.writeBytes;
         tailWrites += s.tailWrites;
         appends += s.appends;
         if (s.maxWritten != null && (maxWritten == null || s.maxWritten.compareTo(maxWritten) > 0)) {
@@ -128,6 +132,7 @@ final class RangeLoad {
         samples.addAll(s.sampler.drain());
         s.reads = 0;
         s.writes = 0;
+        s.writeBytes = 0;
         s.tailWrites = 0;
         s.appends = 0;
         s.maxWritten = null;
@@ -138,7 +143,7 @@ final class RangeLoad {
     TailWrites tail = tailWrites == 0
         ? TailWrites.NONE
         : new TailWrites(tailWrites, appends, Optional.of(maxWritten));
-    return new RangeLoadInterval(rangeId, reads, writes, resample(samples), tail);
+    return new RangeLoadInterval(rangeId, reads, writes, writeBytes, resample(samples), tail);
   }
 
   private List<WeightedKey> resample(List<WeightedKey> samples) {

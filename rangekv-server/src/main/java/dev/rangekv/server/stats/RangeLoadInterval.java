@@ -14,17 +14,19 @@ import java.util.Objects;
  * @param rangeId the range
  * @param reads keys read
  * @param writes keys written (puts, deletes, range deletes; a batch's checks are not counted)
+ * @param writeBytes bytes those writes carried (a put's key and value, a delete's key, a range delete's bounds)
  * @param sampledKeys priority sample of touched keys; one entry per sampled touch, so a hot key may
  *     appear several times (hot-key detection needs as many entries as the sample holds)
  * @param tail the append signal: keys put, of them above the range's greatest key at the interval's
  *     start, and the greatest key put
  */
-public record RangeLoadInterval(long rangeId, long reads, long writes, List<WeightedKey> sampledKeys, TailWrites tail) {
+public record RangeLoadInterval(long rangeId, long reads, long writes, long writeBytes, List<WeightedKey> sampledKeys,
+                                TailWrites tail) {
   public RangeLoadInterval {
     Objects.requireNonNull(tail, "tail");
     sampledKeys = List.copyOf(sampledKeys);
-    if (reads < 0 || writes < 0) {
-      throw new IllegalArgumentException("negative counts reads=" + reads + " writes=" + writes);
+    if (reads < 0 || writes < 0 || writeBytes < 0) {
+      throw new IllegalArgumentException("negative counts reads=" + reads + " writes=" + writes + " writeBytes=" + writeBytes);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.rangekv.server.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.rangekv.core.policy.ControllerConfig;
 import io.grpc.ManagedChannel;
@@ -104,6 +105,36 @@ class NodeHttpIntegrationTest {
             .mapToDouble(Map.Entry::getValue).max().orElse(0)).as(latency).isPositive();
       }
       assertThat(after.keySet()).anyMatch(k -> k.startsWith("rangekv_raft_apply_seconds_bucket{"));
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void heatmapApi_keepsBytesWrittenPerBand_besideReadsAndWrites() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests(), FAST);
+        TestRouter router = TestRouter.of(cluster)) {
+      String heatmap = "http://" + cluster.node(0).httpAddress().orElseThrow() + "/api/heatmap";
+      router.refresh();
+      String value = "x".repeat(1_000);
+      for (int i = 0; i < 30; i++) {
+        router.put(String.format("b%03d", i), value); // 4-byte keys: 1,004 bytes per write
+      }
+      List<com.google.gson.JsonObject> written = new java.util.ArrayList<>();
+      Await.until(Duration.ofSeconds(30), "a heat map band with bytes written", () -> {
+        written.clear();
+        com.google.gson.JsonObject map = com.google.gson.JsonParser.parseString(uncheckedGet(heatmap)).getAsJsonObject();
+        map.getAsJsonArray("columns").forEach(c -> c.getAsJsonObject().getAsJsonArray("bands").forEach(b -> {
+          if (b.getAsJsonObject().get("bytes").getAsDouble() > 0) {
+            written.add(b.getAsJsonObject());
+          }
+        }));
+        return !written.isEmpty();
+      });
+      // rates over the same heartbeat interval: bytes per write is exactly what each write carried
+      for (com.google.gson.JsonObject band : written) {
+        assertThat(band.get("bytes").getAsDouble() / band.get("write").getAsDouble()).isCloseTo(1_004, within(0.01));
+        assertThat(band.get("read").getAsDouble()).isZero();
+      }
     }
   }
 

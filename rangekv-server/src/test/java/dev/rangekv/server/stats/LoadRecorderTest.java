@@ -44,6 +44,8 @@ class LoadRecorderTest {
     RangeLoadInterval r = interval.range(R).orElseThrow();
     assertThat(r.reads()).isEqualTo(1 + 3 + 4 + 1);
     assertThat(r.writes()).isEqualTo(3);
+    // bytes the writes carried: the put's key and value, the delete's key, the range delete's bounds
+    assertThat(r.writeBytes()).isEqualTo(2 + 1 + 2);
     assertThat(interval.intervalNanos()).isEqualTo(2_000_000_000L);
     assertThat(interval.rate(r.reads())).isEqualTo(4.5);
     // a scan is sampled at its middle row with its rows as weight; an empty one at its start key
@@ -88,6 +90,7 @@ class LoadRecorderTest {
     assertThat(second.intervalNanos()).isEqualTo(20);
     assertThat(second.ranges()).containsOnlyKeys(R);
     assertThat(second.range(R).orElseThrow().reads()).isEqualTo(1);
+    assertThat(second.range(R).orElseThrow().writeBytes()).isZero();
     assertThat(rec.drain(40).ranges()).isEmpty();
   }
 
