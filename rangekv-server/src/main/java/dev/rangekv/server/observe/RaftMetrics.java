@@ -66,6 +66,7 @@ public final class RaftMetrics {
   private static final long READ_EVERY_NANOS = 500_000_000L;
 
   private final String memberPrefix;
+  private final long readEveryNanos;
   private final Timer apply;
   private final Map<Bridged, Reading> last = new EnumMap<>(Bridged.class);
   /** Per bridged timer: each live group's count at the previous reading, by member id. */
@@ -78,7 +79,13 @@ public final class RaftMetrics {
   record Reading(long count, double[] quantiles) {}
 
   public RaftMetrics(String nodeId, MeterRegistry registry) {
+    this(nodeId, registry, READ_EVERY_NANOS);
+  }
+
+  /** {@code readEveryNanos}: how long one reading of Ratis' registries serves scrapes (0: every time). */
+  RaftMetrics(String nodeId, MeterRegistry registry, long readEveryNanos) {
     this.memberPrefix = nodeId + "@";
+    this.readEveryNanos = readEveryNanos;
     this.apply = Timer.builder("rangekv.raft.apply")
         .description("Raft entries applied by this node's range replicas (one entry may carry many writes)")
         .publishPercentileHistogram()
@@ -109,7 +116,7 @@ public final class RaftMetrics {
 
   private synchronized Reading reading(Bridged b) {
     long now = System.nanoTime();
-    if (!read || now - lastReadNanos > READ_EVERY_NANOS) {
+    if (!read || now - lastReadNanos >= readEveryNanos) {
       readAll();
       lastReadNanos = now;
       read = true;

@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Per-range read and write QPS, bytes and keys of the ranges this node leads, as its last heartbeat
+ * Per-range read and write QPS, bytes written per second, bytes and keys of the ranges this node leads, as its last heartbeat
  * measured them. Cardinality is bounded: only led ranges, and of them the {@code cap} busiest (by QPS,
  * then bytes). Ranges no longer led or no longer among the busiest lose their series at the next update.
  * Thread-safe.
@@ -21,6 +21,7 @@ public final class RangeLoadGauges {
   private final int cap;
   private final MultiGauge readQps;
   private final MultiGauge writeQps;
+  private final MultiGauge writeBytes;
   private final MultiGauge bytes;
   private final MultiGauge keys;
 
@@ -30,6 +31,8 @@ public final class RangeLoadGauges {
         .register(registry);
     this.writeQps = MultiGauge.builder("rangekv.range.write.qps").description("writes per second of a led range")
         .register(registry);
+    this.writeBytes = MultiGauge.builder("rangekv.range.write.bytes.per.second")
+        .description("bytes written per second to a led range (keys and values its writes carried)").register(registry);
     this.bytes = MultiGauge.builder("rangekv.range.bytes").description("approximate bytes of a led range")
         .baseUnit("bytes").register(registry);
     this.keys = MultiGauge.builder("rangekv.range.keys").description("approximate keys of a led range")
@@ -46,6 +49,7 @@ public final class RangeLoadGauges {
         .toList();
     readQps.register(rows(led, RangeStatsProto::getReadQps), true);
     writeQps.register(rows(led, RangeStatsProto::getWriteQps), true);
+    writeBytes.register(rows(led, RangeStatsProto::getWriteBytesPerSecond), true);
     bytes.register(rows(led, r -> (double) r.getBytes()), true);
     keys.register(rows(led, r -> (double) r.getKeys()), true);
   }
