@@ -9,16 +9,22 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The cost of metrics: the {@link ClusterThroughput} workload (3 nodes, replication 3, closed loop, writes
- * then reads) on a cluster without metrics and on one with them (gRPC interceptor, meters, HTTP port,
- * every node scraped each second), alternating {@code rounds} times in one JVM so drift in the machine's
- * load hits both. Usage: {@code MetricsOverhead <threads> <seconds> <rounds> [unsafe-flush]}.
+ * then reads) on a cluster without metrics and on one with them (gRPC interceptor, meters, Raft latencies
+ * bridged from Ratis, HTTP port, every node scraped each second), alternating in one JVM so drift in the
+ * machine's load hits both: after a warm-up round, odd rounds run off then on, even rounds on then off.
+ * Ends with the median of each variant. Usage:
+ * {@code MetricsOverhead <threads> <seconds> <rounds> [unsafe-flush|fsync] [warm-up seconds]}.
  */
 public final class MetricsOverhead {
   private MetricsOverhead() {}
@@ -28,18 +34,31 @@ public final class MetricsOverhead {
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
     boolean unsafeFlush = args.length > 3 && args[3].equals("unsafe-flush");
+    int warmUp = args.length > 4 ? Integer.parseInt(args[4]) : Math.max(3, seconds / 2);
     RaftTuning tuning = RaftTuning.defaults().withUnsafeFlush(unsafeFlush);
-    System.out.printf("metrics overhead: nodes=3 replication=3 ranges=1 threads=%d seconds=%d rounds=%d raftLogFsync=%s%n",
-        threads, seconds, rounds, unsafeFlush ? "async (unsafe-flush)" : "before ack");
+    System.out.printf("metrics overhead: nodes=3 replication=3 ranges=1 threads=%d seconds=%d rounds=%d warmUp=%d"
+        + " raftLogFsync=%s%n", threads, seconds, rounds, warmUp, unsafeFlush ? "async (unsafe-flush)" : "before ack");
     // a warm-up round first (JIT), not reported
-    once("warm-up", tuning, HttpSettings.DISABLED, threads, Math.max(3, seconds / 2), false);
+    once("warm-up", tuning, HttpSettings.DISABLED, threads, warmUp, false);
+    Map<Boolean, List<double[]>> results = new TreeMap<>();
     for (int r = 1; r <= rounds; r++) {
-      once("round " + r + " metrics=off", tuning, HttpSettings.DISABLED, threads, seconds, true);
-      once("round " + r + " metrics=on", tuning, HttpSettings.on("127.0.0.1", 0), threads, seconds, true);
+      for (boolean on : r % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+        double[] rates = once("round " + r + " metrics=" + (on ? "on" : "off"), tuning,
+            on ? HttpSettings.on("127.0.0.1", 0) : HttpSettings.DISABLED, threads, seconds, true);
+        results.computeIfAbsent(on, k -> new ArrayList<>()).add(rates);
+      }
     }
+    results.forEach((on, runs) -> System.out.printf("median metrics=%s: writes=%.0f ops/s reads=%.0f ops/s (of %d runs)%n",
+        on ? "on" : "off", median(runs, 0), median(runs, 1), runs.size()));
   }
 
-  private static void once(String label, RaftTuning tuning, HttpSettings http, int threads, int seconds, boolean report)
+  private static double median(List<double[]> runs, int i) {
+    double[] v = runs.stream().mapToDouble(r -> r[i]).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  /** One cluster's write then read phase; returns {writes/s, reads/s}. */
+  private static double[] once(String label, RaftTuning tuning, HttpSettings http, int threads, int seconds, boolean report)
       throws Exception {
     Path dir = Files.createTempDirectory("rangekv-bench");
     ScheduledExecutorService scraper = Executors.newSingleThreadScheduledExecutor();
@@ -64,6 +83,7 @@ public final class MetricsOverhead {
         ClusterThroughput.report("write", w);
         ClusterThroughput.report("read", r);
       }
+      return new double[] {w.ops() / w.seconds(), r.ops() / r.seconds()};
     } finally {
       scraper.shutdownNow();
       BenchCluster.deleteRecursively(dir);
