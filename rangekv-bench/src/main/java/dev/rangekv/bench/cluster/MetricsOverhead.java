@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * The cost of metrics: the {@link ClusterThroughput} workload (3 nodes, replication 3, closed loop, writes
  * then reads) on a cluster without metrics and on one with them (gRPC interceptor, meters, Raft latencies
  * bridged from Ratis, HTTP port, every node scraped each second), alternating in one JVM so drift in the
- * machine's load hits both: after a warm-up round, odd rounds run off then on, even rounds on then off.
+ * machine's load hits both: after a warm-up round of each, odd rounds run off then on, even rounds on then off.
  * Ends with the median of each variant. Usage:
  * {@code MetricsOverhead <threads> <seconds> <rounds> [unsafe-flush|fsync] [warm-up seconds]}.
  */
@@ -38,8 +38,9 @@ public final class MetricsOverhead {
     RaftTuning tuning = RaftTuning.defaults().withUnsafeFlush(unsafeFlush);
     System.out.printf("metrics overhead: nodes=3 replication=3 ranges=1 threads=%d seconds=%d rounds=%d warmUp=%d"
         + " raftLogFsync=%s%n", threads, seconds, rounds, warmUp, unsafeFlush ? "async (unsafe-flush)" : "before ack");
-    // a warm-up round first (JIT), not reported
+    // a warm-up round of each variant first (JIT, the metrics code paths included), not reported
     once("warm-up", tuning, HttpSettings.DISABLED, threads, warmUp, false);
+    once("warm-up", tuning, HttpSettings.on("127.0.0.1", 0), threads, warmUp, false);
     Map<Boolean, List<double[]>> results = new TreeMap<>();
     for (int r = 1; r <= rounds; r++) {
       for (boolean on : r % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false}) {
@@ -78,6 +79,7 @@ public final class MetricsOverhead {
       }
       ClusterThroughput.Result w = ClusterThroughput.run(bench, threads, seconds, true);
       ClusterThroughput.Result r = ClusterThroughput.run(bench, threads, seconds, false);
+      scraper.shutdownNow(); // before the nodes stop: a scrape of a stopped node only fails
       if (report) {
         System.out.println("== " + label);
         ClusterThroughput.report("write", w);
