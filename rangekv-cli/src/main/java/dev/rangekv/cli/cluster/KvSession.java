@@ -39,7 +39,8 @@ public final class KvSession implements AutoCloseable {
       c = RangeKvClient.connect(seeds, options);
     } catch (RangeKvException e) {
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + TlsHints.describe(e) + ")", e);
+          + TlsHints.describe(e) + ")" + (tls.isEmpty() ? "; a secure cluster refuses plaintext clients: give --certs-dir"
+          + " or $RANGEKV_CERTS_DIR" : ""), e);
     }
     return new KvSession(c.withTimeout(timeout), seeds);
   }
