@@ -83,7 +83,7 @@ class SecureClusterProcessTest {
       String cluster = String.join(",", clientAddresses);
       CliRun.await(STEP, r -> r.out().contains("3 nodes, 3 live"), "3 live nodes", "nodes", "--cluster", cluster,
           "--certs-dir", certs.toString());
-      CliRun.await(Duration.ofSeconds(30), r -> r.exit() == 0 && ClusterProcessesTest.replicas(r.out()).values().stream()
+      CliRun.await(STEP, r -> r.exit() == 0 && ClusterProcessesTest.replicas(r.out()).values().stream()
           .allMatch(reps -> reps.size() == 3), "every range on 3 nodes (Raft over TLS)", "ranges", "--json",
           "--cluster", cluster, "--certs-dir", certs.toString());
 
@@ -154,11 +154,7 @@ class SecureClusterProcessTest {
       for (CliProcess p : processes) {
         p.close();
       }
-      java.nio.file.Files.createDirectories(Path.of("/tmp/secure-logs"));
-      for (int i = 1; i <= processes.size(); i++) { // TEMP
-        java.nio.file.Files.copy(dir.resolve("n" + i + ".log"), Path.of("/tmp/secure-logs/n" + i + ".log"),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      }
+
     }
   }
 
