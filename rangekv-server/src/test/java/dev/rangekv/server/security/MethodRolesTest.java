@@ -2,7 +2,7 @@ package dev.rangekv.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.proto.ClusterIdentityServiceGrpc;
+import dev.rangekv.proto.replica.ClusterIdentityServiceGrpc;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
