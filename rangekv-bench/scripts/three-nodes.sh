@@ -12,7 +12,9 @@
 # Environment: RKV_DIR (default /tmp/rangekv-3nodes: wiped by start), RKV_PORT (n1's client port,
 # default 17001; n2 +10, n3 +20; Raft ports are client + 1), RKV_JAR (default rangekv-cli/target/rangekv.jar),
 # RKV_NODE_OPTS (extra `start` options; default keeps one range: --set split.qps=1000000),
-# RKV_JAVA_OPTS (node JVM options), RKV_CLIENT_JAVA_OPTS (the workload JVM's options).
+# RKV_JAVA_OPTS (node JVM options), RKV_CLIENT_JAVA_OPTS (the workload JVM's options),
+# RKV_SECURE=1 (mutual TLS: start makes a CA, a node certificate for 127.0.0.1 and a root client
+# certificate in $DIR/certs; nodes and every command use them; default: --insecure plaintext).
 # The workload prints machine-wide CPU per operation: nodes and workload on one machine, nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,14 +23,26 @@ PORT=${RKV_PORT:-17001}
 JAR=${RKV_JAR:-rangekv-cli/target/rangekv.jar}
 NODE_OPTS=${RKV_NODE_OPTS:---set split.qps=1000000}
 ADDRS="127.0.0.1:$PORT,127.0.0.1:$((PORT + 10)),127.0.0.1:$((PORT + 20))"
+if [ "${RKV_SECURE:-0}" = 1 ]; then
+  SECURITY="--certs-dir $DIR/certs"
+else
+  SECURITY="--insecure"
+fi
 
-cli() { java -jar "$JAR" "$@" --cluster "$ADDRS"; }
+# shellcheck disable=SC2086
+cli() { java -jar "$JAR" "$@" --cluster "$ADDRS" $SECURITY; }
+
+make_certs() {
+  java -jar "$JAR" cert create-ca --certs-dir "$DIR/certs"
+  java -jar "$JAR" cert create-node --certs-dir "$DIR/certs" 127.0.0.1 localhost
+  java -jar "$JAR" cert create-client --certs-dir "$DIR/certs" root
+}
 
 start_node() { # id port [join]
   local id=$1 port=$2 join=${3:-}
   # shellcheck disable=SC2086
   java ${RKV_JAVA_OPTS:-} -jar "$JAR" start --node-id "$id" --listen "127.0.0.1:$port" --data-dir "$DIR/$id" \
-    ${join:+--join "$join"} $NODE_OPTS > "$DIR/$id.log" 2>&1 &
+    ${join:+--join "$join"} $SECURITY $NODE_OPTS > "$DIR/$id.log" 2>&1 &
   echo $! > "$DIR/$id.pid"
 }
 
@@ -36,9 +50,11 @@ start() {
   [ -f "$JAR" ] || { echo "no $JAR: mvn -q -B -DskipTests -pl rangekv-cli -am package" >&2; exit 1; }
   if ls "$DIR"/*.pid > /dev/null 2>&1; then stop; fi
   rm -rf "$DIR" && mkdir -p "$DIR"
+  if [ "${RKV_SECURE:-0}" = 1 ]; then make_certs; fi
   start_node n1 "$PORT"
   for _ in $(seq 60); do
-    java -jar "$JAR" ranges --cluster "127.0.0.1:$PORT" --timeout 2s > /dev/null 2>&1 && break
+    # shellcheck disable=SC2086
+    java -jar "$JAR" ranges --cluster "127.0.0.1:$PORT" --timeout 2s $SECURITY > /dev/null 2>&1 && break
     sleep 1
   done
   start_node n2 $((PORT + 10)) "127.0.0.1:$PORT"
@@ -101,9 +117,9 @@ case "${1:-}" in
     cli ranges
     echo "load before the workload: $(cat /proc/loadavg)"
     # shellcheck disable=SC2086
-    java ${RKV_CLIENT_JAVA_OPTS:-} -jar "$JAR" workload run "$@" --cluster "$ADDRS"
+    java ${RKV_CLIENT_JAVA_OPTS:-} -jar "$JAR" workload run "$@" --cluster "$ADDRS" $SECURITY
     echo "load after the workload: $(cat /proc/loadavg)"
     cli ranges
     ;;
-  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

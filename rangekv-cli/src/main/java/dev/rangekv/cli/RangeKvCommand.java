@@ -1,6 +1,7 @@
 package dev.rangekv.cli;
 
 import dev.rangekv.cli.admin.EventsCommand;
+import dev.rangekv.cli.cert.CertCommand;
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.admin.MergeCommand;
 import dev.rangekv.cli.admin.MoveCommand;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Option;
         DemoCommand.class,
         StartCommand.class,
         NodeCommand.class,
+        CertCommand.class,
         PutCommand.class,
         GetCommand.class,
         DelCommand.class,

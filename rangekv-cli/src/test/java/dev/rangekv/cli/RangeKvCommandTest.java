@@ -23,7 +23,7 @@ class RangeKvCommandTest {
     CliRun r = CliRun.of("--help");
     assertThat(r.exit()).isZero();
     for (String c : new String[] {"demo", "start", "put", "get", "del", "scan", "ranges", "nodes", "events", "why", "split",
-        "merge", "move", "presplit", "sim"}) {
+        "merge", "move", "presplit", "sim", "cert"}) {
       assertThat(r.out()).contains("  " + c + " ");
     }
   }

@@ -1,7 +1,10 @@
 package dev.rangekv.client;
 
 import dev.rangekv.client.routing.RetryPolicy;
+import dev.rangekv.proto.tls.TlsFiles;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Client settings. Immutable.
@@ -12,13 +15,22 @@ import java.time.Duration;
  * @param retry backoff and the attempt cap (a guard against a corrupt cache: the deadline is the bound,
  *     so a leadership change or a range still starting costs latency, not an error)
  * @param refreshTimeout deadline of one range-listing call to one node
+ * @param tls the client's certificate, key and the cluster's CA (PEM files) for a secure cluster; empty:
+ *     plaintext, for an insecure cluster
  */
-public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout) {
+public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout,
+                            Optional<TlsFiles> tls) {
 
   public ClientOptions {
+    Objects.requireNonNull(tls, "tls");
     if (timeout.isNegative() || timeout.isZero() || attemptTimeout.isNegative() || attemptTimeout.isZero()) {
       throw new IllegalArgumentException("timeouts must be positive: timeout=" + timeout + " attemptTimeout=" + attemptTimeout);
     }
+  }
+
+  /** Plaintext options (an insecure cluster). */
+  public ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout) {
+    this(timeout, attemptTimeout, retry, refreshTimeout, Optional.empty());
   }
 
   /** 10 s per call, 3 s per attempt, at most 100 attempts (backoff 10 ms doubling to 500 ms), 2 s per range listing. */
@@ -27,14 +39,19 @@ public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPoli
   }
 
   public ClientOptions withTimeout(Duration t) {
-    return new ClientOptions(t, attemptTimeout, retry, refreshTimeout);
+    return new ClientOptions(t, attemptTimeout, retry, refreshTimeout, tls);
   }
 
   public ClientOptions withAttemptTimeout(Duration t) {
-    return new ClientOptions(timeout, t, retry, refreshTimeout);
+    return new ClientOptions(timeout, t, retry, refreshTimeout, tls);
   }
 
   public ClientOptions withRetry(RetryPolicy r) {
-    return new ClientOptions(timeout, attemptTimeout, r, refreshTimeout);
+    return new ClientOptions(timeout, attemptTimeout, r, refreshTimeout, tls);
+  }
+
+  /** Mutual TLS with {@code files} (e.g. {@code TlsFiles.client(certsDir, "alice")}). */
+  public ClientOptions withTls(TlsFiles files) {
+    return new ClientOptions(timeout, attemptTimeout, retry, refreshTimeout, Optional.of(files));
   }
 }

@@ -53,13 +53,13 @@ public final class RangeKvClient implements AutoCloseable {
 
   /** Connects through seed nodes: lists their ranges (and learns every node from the descriptors). */
   public static RangeKvClient connect(List<String> seedAddresses, ClientOptions options) {
-    NodeChannels channels = new NodeChannels();
+    NodeChannels channels = new NodeChannels(options.tls());
     return connect(new NodeListRangeSource(seedAddresses, channels, options.refreshTimeout()), channels, options);
   }
 
   /** Connects with a custom source of range descriptors (e.g. a meta-range lookup, or a test's). */
   public static RangeKvClient connect(RangeSource source, ClientOptions options) {
-    return connect(source, new NodeChannels(), options);
+    return connect(source, new NodeChannels(options.tls()), options);
   }
 
   private static RangeKvClient connect(RangeSource source, NodeChannels channels, ClientOptions options) {

@@ -71,21 +71,21 @@ public abstract class ClusterCommand implements Callable<Integer> {
 
   /** One read of MetaService through {@code addresses} (following the meta leader), within {@code --timeout}. */
   protected <R> R metaRead(List<String> addresses, Function<MetaServiceGrpc.MetaServiceBlockingStub, R> call) {
-    try (MetaCalls meta = new MetaCalls(addresses, options.timeout())) {
+    try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls())) {
       return meta.read(call);
     }
   }
 
   /** One change through MetaService, retried only when it definitely did not happen. */
   protected <R> R metaChange(List<String> addresses, Function<MetaServiceGrpc.MetaServiceBlockingStub, R> call) {
-    try (MetaCalls meta = new MetaCalls(addresses, options.timeout())) {
+    try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls())) {
       return meta.change(call);
     }
   }
 
   /** Runs {@code call} on a client connected through {@code addresses}, within {@code --timeout}. */
   protected <R> R kvRun(List<String> addresses, Function<RangeKvClient, R> call) {
-    try (KvSession kv = KvSession.open(addresses, options.timeout())) {
+    try (KvSession kv = KvSession.open(addresses, options.timeout(), options.tls())) {
       return kv.run(call);
     }
   }

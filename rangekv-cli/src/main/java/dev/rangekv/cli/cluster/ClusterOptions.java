@@ -5,6 +5,9 @@ import dev.rangekv.cli.format.KeyFormat;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import dev.rangekv.proto.tls.TlsFiles;
+import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every cluster command shares (a picocli mixin). */
@@ -17,6 +20,9 @@ public final class ClusterOptions {
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "15s", converter = DurationText.class,
       description = "deadline of the call, retries included (default ${DEFAULT-VALUE})")
   Duration timeout;
+
+  @Mixin
+  TlsOptions tls;
 
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -37,6 +43,11 @@ public final class ClusterOptions {
       }
     }
     return list;
+  }
+
+  /** The client's TLS files (empty: plaintext). */
+  public Optional<TlsFiles> tls() {
+    return tls.files();
   }
 
   public Duration timeout() {

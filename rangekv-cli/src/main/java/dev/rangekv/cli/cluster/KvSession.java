@@ -25,15 +25,22 @@ public final class KvSession implements AutoCloseable {
   }
 
   public static KvSession open(List<String> seeds, Duration timeout) {
-    ClientOptions options = ClientOptions.defaults()
+    return open(seeds, timeout, java.util.Optional.empty());
+  }
+
+  /** A session with mutual TLS when {@code tls} is given. */
+  public static KvSession open(List<String> seeds, Duration timeout, java.util.Optional<dev.rangekv.proto.tls.TlsFiles> tls) {
+    ClientOptions plain = ClientOptions.defaults()
         .withTimeout(CONNECT_TIMEOUT)
         .withAttemptTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
+    ClientOptions options = tls.map(plain::withTls).orElse(plain);
     RangeKvClient c;
     try {
       c = RangeKvClient.connect(seeds, options);
     } catch (RangeKvException e) {
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + e.getMessage() + ")", e);
+          + TlsHints.describe(e) + ")" + (tls.isEmpty() ? "; a secure cluster refuses plaintext clients: give --certs-dir"
+          + " or $RANGEKV_CERTS_DIR" : ""), e);
     }
     return new KvSession(c.withTimeout(timeout), seeds);
   }
@@ -45,7 +52,7 @@ public final class KvSession implements AutoCloseable {
     } catch (InvalidArgumentException e) {
       throw CliException.invalidInput("invalid argument (" + e.limit() + "): " + e.getMessage(), e);
     } catch (RangeKvException e) {
-      throw new CliException(e.code() + ": " + e.getMessage() + " (cluster " + String.join(",", seeds) + ")", e);
+      throw new CliException(e.code() + ": " + TlsHints.describe(e) + " (cluster " + String.join(",", seeds) + ")", e);
     }
   }
 

@@ -5,6 +5,8 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.security.NodeTls;
+import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
@@ -20,12 +22,19 @@ import java.util.function.Function;
 public final class MetaCalls implements AutoCloseable {
   private final List<String> seeds;
   private final Duration timeout;
-  private final NodeChannels channels = new NodeChannels(64 << 20);
+  private final NodeChannels channels;
   private final MetaLocator locator;
 
+  /** Plaintext calls (an insecure cluster). */
   public MetaCalls(List<String> seeds, Duration timeout) {
+    this(seeds, timeout, Optional.empty());
+  }
+
+  /** Calls with mutual TLS when {@code tls} is given. */
+  public MetaCalls(List<String> seeds, Duration timeout, Optional<TlsFiles> tls) {
     this.seeds = List.copyOf(seeds);
     this.timeout = timeout;
+    this.channels = new NodeChannels(64 << 20, tls.map(NodeTls::clientContext));
     this.locator = MetaLocator.forCommand(channels, this.seeds);
   }
 
@@ -77,7 +86,9 @@ public final class MetaCalls implements AutoCloseable {
     Status s = e.getStatus();
     return switch (s.getCode()) {
       case UNAVAILABLE -> new CliException("cannot reach the cluster at " + address + " ("
-          + (MetaLocator.refused(e) ? "connection refused" : describe(s)) + ")", e);
+          + (MetaLocator.refused(e) ? "connection refused" : TlsHints.describe(e)) + ")", e);
+      case UNAUTHENTICATED -> new CliException("UNAUTHENTICATED by " + address + ": " + describe(s), e);
+      case PERMISSION_DENIED -> new CliException("PERMISSION_DENIED by " + address + ": " + describe(s), e);
       case DEADLINE_EXCEEDED -> new CliException("timed out waiting for " + address
           + " (outcome unknown: check with 'rangekv ranges'; raise --timeout)", e);
       case UNIMPLEMENTED -> new CliException("the node at " + address

@@ -113,6 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   private void run(PrintWriter out, Path dir, ControllerConfig controller) throws Exception {
     out.printf("RangeKV demo: %d nodes in this JVM under %s; range.max-bytes %s, split.qps %.0f, controller tick %s."
+            + " Insecure: plaintext on loopback, no certificates (a demo only; see 'Secure cluster' in the README)."
             + " Ctrl-C stops it.%n", nodes, dir, Table.bytes(controller.maxBytes()), controller.splitQps(),
         DurationText.format(Duration.ofMillis(controller.tickMillis())));
     out.flush();

@@ -6,6 +6,9 @@ import dev.rangekv.proto.replica.IdentifyResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import dev.rangekv.proto.tls.TlsFiles;
+import dev.rangekv.server.security.NodeTls;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -24,9 +27,11 @@ final class SeedIdentity {
   private SeedIdentity() {}
 
   /** The first seed's answer, or empty when no seed answered as a RangeKV node. */
-  static Optional<Answer> ask(List<String> seeds) {
+  static Optional<Answer> ask(List<String> seeds, Optional<TlsFiles> tls) {
+    Optional<SslContext> context = tls.map(NodeTls::clientContext);
     for (String seed : seeds) {
-      ManagedChannel channel = NettyChannelBuilder.forTarget(seed).usePlaintext().build();
+      NettyChannelBuilder b = NettyChannelBuilder.forTarget(seed);
+      ManagedChannel channel = (context.isPresent() ? b.sslContext(context.get()) : b.usePlaintext()).build();
       try {
         IdentifyResponse r = ClusterIdentityServiceGrpc.newBlockingStub(channel)
             .withDeadlineAfter(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)

@@ -8,6 +8,7 @@ import dev.rangekv.server.node.MetaSettings;
 import dev.rangekv.cli.logging.LogFormat;
 import dev.rangekv.cli.logging.Logs;
 import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.server.node.RangeKvNode;
@@ -41,6 +42,7 @@ import picocli.CommandLine.Option;
 public final class StartCommand implements Callable<Integer> {
   /** How long bootstrapping or joining may take (a joining node waits for the meta leader to answer). */
   private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StartCommand.class);
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -82,6 +84,15 @@ public final class StartCommand implements Callable<Integer> {
   @Option(names = "--zone", defaultValue = "", paramLabel = "ZONE", description = "failure zone (replicas spread over zones)")
   String zone;
 
+  @Option(names = "--certs-dir", paramLabel = "DIR", defaultValue = "${env:RANGEKV_CERTS_DIR}",
+      description = "serve mutual TLS with DIR/ca.crt, DIR/node.crt and DIR/node.key (rangekv cert);"
+          + " default: $RANGEKV_CERTS_DIR")
+  Path certsDir;
+
+  @Option(names = "--insecure", description = "serve every port in plaintext and answer anyone who reaches it"
+      + " (loopback tests and demos only)")
+  boolean insecure;
+
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "a controller setting, e.g. range.max-bytes=1048576, controller.tick=2000 (ms); repeatable")
   Map<String, String> settings;
@@ -89,6 +100,11 @@ public final class StartCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     NodeConfig config = nodeConfig();
+    if (config.tls().isEmpty()) {
+      log.warn("insecure node: every port (client {}, raft {}, http) is plaintext and serves anyone who reaches it"
+          + " (reads, writes, splits, moves, replica drops, span fetches, fake nodes): never let an untrusted network"
+          + " reach it", config.clientAddress(), config.raftAddress());
+    }
     if (Files.exists(config.dataDir()) && !Files.isDirectory(config.dataDir())) {
       throw usage("--data-dir " + dataDir + " is not a directory");
     }
@@ -200,7 +216,7 @@ public final class StartCommand implements Callable<Integer> {
    * cluster id (refused); for a fresh directory, the seeds' cluster id (refused when nothing answers).
    */
   private ClusterIdentity joinIdentity(Optional<ClusterIdentity> stored) {
-    Optional<SeedIdentity.Answer> answer = SeedIdentity.ask(join);
+    Optional<SeedIdentity.Answer> answer = SeedIdentity.ask(join, nodeTls());
     if (stored.isPresent()) {
       ClusterIdentity mine = stored.get();
       answer.filter(a -> !a.clusterId().isEmpty() && !a.clusterId().equals(mine.clusterId())).ifPresent(a -> {
@@ -256,8 +272,28 @@ public final class StartCommand implements Callable<Integer> {
     if (http.port() == client.port() || http.port() == raft.port()) {
       throw usage("--http-addr port " + http.port() + " must differ from the client and raft ports");
     }
-    return new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
+    NodeConfig config = new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
         StoreOptions.defaults(), meta).withHttp(HttpSettings.on(http.host(), http.port()));
+    return nodeTls().map(config::withTls).orElse(config);
+  }
+
+  /** The node's TLS files; empty only with {@code --insecure}, which must be asked for. */
+  private Optional<TlsFiles> nodeTls() {
+    if (insecure && certsDir != null && spec.commandLine().getParseResult().hasMatchedOption("--certs-dir")) {
+      throw usage("--certs-dir and --insecure exclude each other");
+    }
+    if (insecure) {
+      return Optional.empty();
+    }
+    if (certsDir == null) {
+      throw usage("no --certs-dir (or RANGEKV_CERTS_DIR): a node serves mutual TLS (make certificates with 'rangekv cert'),"
+          + " or give --insecure for a plaintext node open to anyone who reaches it");
+    }
+    try {
+      return Optional.of(TlsFiles.node(certsDir).requireReadable());
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
   }
 
   private CommandLine.ParameterException usage(String message) {

@@ -40,6 +40,9 @@ public final class RunCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Mixin
+  dev.rangekv.cli.cluster.TlsOptions tls;
+
   @Parameters(index = "0", paramLabel = "WORKLOAD", description = "kv or ycsb")
   String workload;
 
@@ -160,7 +163,7 @@ public final class RunCommand implements Callable<Integer> {
         .withTimeout(CONNECT_TIMEOUT)
         .withAttemptTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
     try {
-      return RangeKvClient.connect(seeds, options);
+      return RangeKvClient.connect(seeds, tls.files().map(options::withTls).orElse(options));
     } catch (RangeKvException e) {
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
           + e.getMessage() + ")", e);

@@ -68,7 +68,7 @@ final class NodeProcesses implements AutoCloseable {
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
         RangeKvCommand.class.getName(), "start", "--node-id", id, "--listen", n.client(), "--raft-listen", n.raft(),
-        "--data-dir", n.dataDir().toString()));
+        "--data-dir", n.dataDir().toString(), "--insecure"));
     for (String s : settings) {
       cmd.addAll(List.of("--set", s));
     }

@@ -14,7 +14,8 @@ class StartCommandTest {
   Path dir;
 
   private CliRun start(String... extra) {
-    String[] base = {"start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", dir.resolve("n1").toString()};
+    String[] base = {"start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", dir.resolve("n1").toString(),
+        "--insecure"};
     String[] all = new String[base.length + extra.length];
     System.arraycopy(base, 0, all, 0, base.length);
     System.arraycopy(extra, 0, all, base.length, extra.length);
@@ -46,6 +47,21 @@ class StartCommandTest {
   }
 
   @Test
+  void withoutCertificates_startRefuses_unlessInsecureIsGiven() {
+    CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", dir.resolve("n1").toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("no --certs-dir (or RANGEKV_CERTS_DIR)", "--insecure");
+    assertThat(dir.resolve("n1")).doesNotExist();
+    CliRun both = start("--certs-dir", dir.toString());
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.err()).contains("--certs-dir and --insecure exclude each other");
+    CliRun missing = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir",
+        dir.resolve("n1").toString(), "--certs-dir", dir.resolve("none").toString());
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("ca.crt is missing or unreadable");
+  }
+
+  @Test
   void raftPort_mustDifferFromTheClientPort() {
     CliRun r = start("--raft-listen", "127.0.0.1:7101");
     assertThat(r.exit()).isEqualTo(2);
@@ -65,7 +81,8 @@ class StartCommandTest {
   @Test
   void dataDirThatIsAFile_isAUsageError() throws Exception {
     Path file = Files.writeString(dir.resolve("file"), "x");
-    CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", file.toString());
+    CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", file.toString(),
+        "--insecure");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("is not a directory");
   }

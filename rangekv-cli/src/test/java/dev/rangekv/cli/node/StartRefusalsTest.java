@@ -31,7 +31,7 @@ class StartRefusalsTest {
   private CliRun start(String nodeId, Path data, String... extra) {
     List<String> args = new ArrayList<>(List.of("start", "--node-id", nodeId, "--listen",
         "127.0.0.1:" + NodeConfig.freePort(), "--raft-listen", "127.0.0.1:" + NodeConfig.freePort(),
-        "--data-dir", data.toString()));
+        "--data-dir", data.toString(), "--insecure"));
     args.addAll(List.of(extra));
     return CliRun.of(args.toArray(String[]::new));
   }
@@ -57,11 +57,11 @@ class StartRefusalsTest {
       busy.bind(new InetSocketAddress("127.0.0.1", 0));
       Path data = dir.resolve("d");
       CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:" + busy.getLocalPort(), "--raft-listen",
-          "127.0.0.1:" + NodeConfig.freePort(), "--data-dir", data.toString());
+          "127.0.0.1:" + NodeConfig.freePort(), "--data-dir", data.toString(), "--insecure");
       assertOneLineRefusal(r, "--listen port 127.0.0.1:" + busy.getLocalPort() + " is not free");
       assertThat(data).doesNotExist();
       CliRun raft = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:" + NodeConfig.freePort(),
-          "--raft-listen", "127.0.0.1:" + busy.getLocalPort(), "--data-dir", data.toString());
+          "--raft-listen", "127.0.0.1:" + busy.getLocalPort(), "--data-dir", data.toString(), "--insecure");
       assertOneLineRefusal(raft, "--raft-listen port");
       assertThat(data).doesNotExist();
     }

@@ -201,7 +201,7 @@ class ClusterIdentityProcessTest {
     String raft = "127.0.0.1:" + NodeConfig.freePort();
     clientAddresses.add(client);
     List<String> args = new ArrayList<>(List.of("start", "--node-id", id, "--listen", client, "--raft-listen", raft,
-        "--data-dir", dir.resolve(id).toString(), "--set", "controller.tick=1000", "--set", "node.dead-timeout=6000",
+        "--data-dir", dir.resolve(id).toString(), "--insecure", "--set", "controller.tick=1000", "--set", "node.dead-timeout=6000",
         "--set", "rebalance.tolerance=0.99"));
     args.addAll(extra);
     nodeArgs.add(List.copyOf(args));

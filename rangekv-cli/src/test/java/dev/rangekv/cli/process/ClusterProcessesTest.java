@@ -132,7 +132,7 @@ class ClusterProcessesTest {
     String raft = "127.0.0.1:" + NodeConfig.freePort();
     clientAddresses.add(client);
     List<String> args = new ArrayList<>(List.of("start", "--node-id", "n" + i, "--listen", client, "--raft-listen", raft,
-        "--data-dir", dir.resolve("n" + i).toString(), "--http-addr", "127.0.0.1:" + NodeConfig.freePort(),
+        "--data-dir", dir.resolve("n" + i).toString(), "--insecure", "--http-addr", "127.0.0.1:" + NodeConfig.freePort(),
         "--set", "controller.tick=1000", "--set", "node.dead-timeout=6000", "--set", "merge.split-cooldown=600000"));
     args.addAll(extra);
     nodeArgs.add(List.copyOf(args));

@@ -2,10 +2,13 @@ package dev.rangekv.client.routing;
 
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
+import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.StreamObserver;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -28,7 +31,35 @@ public final class NodeChannels implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
+  /** Empty: plaintext. */
+  private final Optional<SslContext> tls;
   private volatile boolean closed;
+
+  /** Plaintext channels (an insecure cluster). */
+  public NodeChannels() {
+    this(Optional.empty());
+  }
+
+  /**
+   * Channels with mutual TLS 1.3 when {@code tls} is given (its files are read now: a missing one fails
+   * here with an {@link IllegalArgumentException} naming it), plaintext otherwise.
+   */
+  public NodeChannels(Optional<TlsFiles> tls) {
+    this.tls = tls.map(NodeChannels::context);
+  }
+
+  private static SslContext context(TlsFiles files) {
+    files.requireReadable();
+    try {
+      return GrpcSslContexts.forClient()
+          .trustManager(files.caCert().toFile())
+          .keyManager(files.certChain().toFile(), files.privateKey().toFile())
+          .protocols(TlsFiles.PROTOCOL)
+          .build();
+    } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("cannot load the TLS files " + files + ": " + e.getMessage(), e);
+    }
+  }
 
   public KvServiceGrpc.KvServiceStub kv(String address) {
     return KvServiceGrpc.newStub(channel(address));
@@ -48,8 +79,10 @@ public final class NodeChannels implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("client closed");
     }
-    return channels.computeIfAbsent(address,
-        a -> Grpc.newChannelBuilder(a, InsecureChannelCredentials.create()).build());
+    return channels.computeIfAbsent(address, a -> {
+      NettyChannelBuilder b = NettyChannelBuilder.forTarget(a);
+      return (tls.isPresent() ? b.sslContext(tls.get()) : b.usePlaintext()).build();
+    });
   }
 
   /** Adapts an async unary stub method to a future. */

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.protocol.Message;
@@ -62,7 +63,7 @@ final class LeaderSnapshotFetch {
    * again). Everything, client construction included, runs on {@code executor}: Ratis calls the
    * notification on its RPC thread, and a follower blocked there misses heartbeats and campaigns.
    */
-  static CompletableFuture<Fetched> fetch(RaftProperties properties, RaftGroupId groupId, RaftPeerProto leader,
+  static CompletableFuture<Fetched> fetch(RaftProperties properties, Parameters parameters, RaftGroupId groupId, RaftPeerProto leader,
       Executor executor) {
     RaftPeer peer = RaftPeer.newBuilder()
         .setId(RaftPeerId.valueOf(leader.getId()))
@@ -71,6 +72,7 @@ final class LeaderSnapshotFetch {
     return CompletableFuture.supplyAsync(() -> RaftClient.newBuilder()
         .setRaftGroup(RaftGroup.valueOf(groupId, peer))
         .setProperties(properties)
+        .setParameters(parameters)
         .setLeaderId(peer.getId())
         .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(3, TimeDuration.valueOf(200, TimeUnit.MILLISECONDS)))
         .build(), executor)

@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -74,6 +75,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
   private final MetaLimits limits;
+  private final Parameters raftParameters;
   private volatile MetaState state;
   /** Pairs {@link #state} with the last applied term-index for readers on other threads. */
   private final Object appliedLock = new Object();
@@ -90,7 +92,16 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   /** {@code limits} must be the same on every meta replica. */
   public MetaStateMachine(MetaLimits limits) {
+    this(limits, new Parameters());
+  }
+
+  /**
+   * {@code limits} must be the same on every meta replica; {@code raftParameters} are the node's Ratis
+   * parameters (its TLS), for the client that fetches the leader's state.
+   */
+  public MetaStateMachine(MetaLimits limits, Parameters raftParameters) {
     this.limits = limits;
+    this.raftParameters = raftParameters;
     this.state = MetaState.empty(limits);
   }
 
@@ -246,7 +257,7 @@ public final class MetaStateMachine extends BaseStateMachine {
     log.info("meta follower fetches the leader's state leader={} firstLogIndex={}",
         leader.getId().toStringUtf8(), firstTermIndexInLog);
     RaftProperties properties = getServer().join().getProperties(); // completed in initialize
-    return LeaderSnapshotFetch.fetch(properties, getGroupId(), leader, fetcher).thenApplyAsync(f -> {
+    return LeaderSnapshotFetch.fetch(properties, raftParameters, getGroupId(), leader, fetcher).thenApplyAsync(f -> {
       try {
         writeSnapshot(f.termIndex(), f.snapshot());
       } catch (IOException e) {

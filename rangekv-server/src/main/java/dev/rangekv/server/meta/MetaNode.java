@@ -93,12 +93,19 @@ public final class MetaNode implements AutoCloseable {
 
   /** The meta state machine for Ratis' registry, when it opens or creates the meta group here. */
   public synchronized StateMachine newStateMachine() {
-    MetaStateMachine sm = new MetaStateMachine();
+    MetaStateMachine sm = new MetaStateMachine(dev.rangekv.meta.state.MetaLimits.defaults(), raftParameters);
     pending = sm;
     return sm;
   }
 
   private MetaStateMachine pending;
+  /** Ratis parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
+  private org.apache.ratis.conf.Parameters raftParameters = new org.apache.ratis.conf.Parameters();
+
+  /** Sets the Ratis parameters (TLS) the meta state machine's clients use; call before the Raft server starts. */
+  public synchronized void useRaftParameters(org.apache.ratis.conf.Parameters p) {
+    this.raftParameters = p;
+  }
 
   /**
    * Seeds this node with meta voter addresses it learned in an earlier run, and has {@code onChange} called

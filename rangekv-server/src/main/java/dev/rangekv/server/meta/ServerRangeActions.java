@@ -35,7 +35,7 @@ public final class ServerRangeActions implements RangeActions, AutoCloseable {
   public ServerRangeActions(Supplier<List<NodeRecord>> liveNodes, Duration deadline, long bytesPerSecond,
       NodeChannels channels) {
     this.liveNodes = liveNodes;
-    this.admin = new MoveClient(() -> liveNodes.get().stream().map(NodeRecord::getAddress).toList(), deadline);
+    this.admin = new MoveClient(() -> liveNodes.get().stream().map(NodeRecord::getAddress).toList(), deadline, channels);
     this.channels = channels;
     this.bytesPerSecond = bytesPerSecond;
   }

@@ -18,6 +18,7 @@ import dev.rangekv.proto.TransferLeaderRequest;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import dev.rangekv.server.rpc.NodeChannels;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,8 @@ public final class MoveClient implements AutoCloseable {
   private final Supplier<List<String>> seeds;
   private final Duration deadline;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  /** Where calls go: its own plaintext channels, or a node's shared (TLS) channels. */
+  private final java.util.function.Function<String, ManagedChannel> channelOf;
 
   /** A range's newest descriptor and its leader's node id and client address (empty when unknown). */
   public record Located(RangeDescriptorProto range, String leaderNodeId, String leaderAddress) {}
@@ -59,6 +62,14 @@ public final class MoveClient implements AutoCloseable {
   public MoveClient(Supplier<List<String>> seeds, Duration deadline) {
     this.seeds = seeds;
     this.deadline = deadline;
+    this.channelOf = address -> channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a).usePlaintext().build());
+  }
+
+  /** A node's client: calls go over {@code nodeChannels} (its TLS and cluster id; shared, not closed here). */
+  public MoveClient(Supplier<List<String>> seeds, Duration deadline, NodeChannels nodeChannels) {
+    this.seeds = seeds;
+    this.deadline = deadline;
+    this.channelOf = nodeChannels::channel;
   }
 
   /** The newest descriptor of {@code rangeId} any reachable node holds, and the leader it reports. */
@@ -200,7 +211,7 @@ public final class MoveClient implements AutoCloseable {
   }
 
   private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address, Duration timeout) {
-    ManagedChannel ch = channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a).usePlaintext().build());
+    ManagedChannel ch = channelOf.apply(address);
     return NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 

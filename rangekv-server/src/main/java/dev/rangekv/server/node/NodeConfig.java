@@ -1,5 +1,6 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.storage.StoreOptions;
 import java.io.IOException;
@@ -8,11 +9,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How to run one node: its id, listen host, Ratis port, client gRPC port (separate), data directory
  * (store under {@code store/}, Raft logs under {@code raft/}), Ratis tuning, store options, its part
- * in the meta range, and its HTTP port (metrics, health, console).
+ * in the meta range, its HTTP port (metrics, health, console), and its TLS files (empty: insecure, every
+ * port plaintext and open to anyone who reaches it; {@code rangekv start} asks for that explicitly).
  */
 public record NodeConfig(
     String nodeId,
@@ -23,7 +26,8 @@ public record NodeConfig(
     RaftTuning tuning,
     StoreOptions storeOptions,
     MetaSettings meta,
-    HttpSettings http) {
+    HttpSettings http,
+    Optional<TlsFiles> tls) {
 
   public NodeConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -33,6 +37,7 @@ public record NodeConfig(
     Objects.requireNonNull(storeOptions, "storeOptions");
     Objects.requireNonNull(meta, "meta");
     Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(tls, "tls");
     if (nodeId.isEmpty() || raftPort <= 0 || clientPort <= 0 || raftPort == clientPort) {
       throw new IllegalArgumentException("bad node config id=" + nodeId + " raftPort=" + raftPort + " clientPort=" + clientPort);
     }
@@ -41,29 +46,34 @@ public record NodeConfig(
   /** A node without an HTTP port or metrics ({@link HttpSettings#DISABLED}); {@link #withHttp} adds them. */
   public NodeConfig(String nodeId, String host, int raftPort, int clientPort, Path dataDir, RaftTuning tuning,
                     StoreOptions storeOptions, MetaSettings meta) {
-    this(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, HttpSettings.DISABLED);
+    this(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, HttpSettings.DISABLED, Optional.empty());
   }
 
   /** A loopback node on two free ports with default tuning, and metrics on a free HTTP port. */
   public static NodeConfig loopback(String nodeId, Path dataDir) {
     return new NodeConfig(nodeId, "127.0.0.1", freePort(), freePort(), dataDir, RaftTuning.defaults(), StoreOptions.defaults(),
-        MetaSettings.DISABLED, HttpSettings.on("127.0.0.1", 0));
+        MetaSettings.DISABLED, HttpSettings.on("127.0.0.1", 0), Optional.empty());
   }
 
   public NodeConfig withTuning(RaftTuning t) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions, meta, http);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, t, storeOptions, meta, http, tls);
   }
 
   public NodeConfig withStoreOptions(StoreOptions o) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o, meta, http);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, o, meta, http, tls);
   }
 
   public NodeConfig withMeta(MetaSettings m) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, m, http);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, m, http, tls);
   }
 
   public NodeConfig withHttp(HttpSettings h) {
-    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, h);
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, h, tls);
+  }
+
+  /** This node serving mutual TLS with {@code files}. */
+  public NodeConfig withTls(TlsFiles files) {
+    return new NodeConfig(nodeId, host, raftPort, clientPort, dataDir, tuning, storeOptions, meta, http, Optional.of(files));
   }
 
   public String raftAddress() {

@@ -24,6 +24,8 @@ import dev.rangekv.server.rpc.ClusterIdCheck;
 import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
 import dev.rangekv.server.rpc.InputLimits;
 import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.security.NodeTls;
+import dev.rangekv.server.security.PeerCheck;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
 import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
@@ -93,6 +95,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final GroupReconciler reconciler;
   private final Server grpcServer;
   private final NodeChannels channels;
+  /** Empty: an insecure node (plaintext ports, no caller checks). */
+  private final Optional<NodeTls> tls;
   private final String clusterId;
   private final ExecutorService moveExecutor;
   /** Runs the KV handlers, which never block (they hand work to Ratis and reply from its callbacks). */
@@ -115,7 +119,8 @@ public final class RangeKvNode implements AutoCloseable {
     Optional<ClusterIdentity> identity = ClusterIdentity.read(config.dataDir());
     identity.ifPresent(i -> i.requireNode(config.nodeId(), config.dataDir()));
     this.clusterId = identity.map(ClusterIdentity::clusterId).orElse("");
-    this.channels = NodeChannels.ofCluster(clusterId);
+    this.tls = config.tls().map(NodeTls::load);
+    this.channels = NodeChannels.ofCluster(clusterId, tls.map(NodeTls::client));
     Files.createDirectories(config.dataDir());
     this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
     this.directory = new ReplicaDirectory(store);
@@ -125,6 +130,11 @@ public final class RangeKvNode implements AutoCloseable {
         .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
             () -> reachable(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
         .orElse(null);
+    org.apache.ratis.conf.Parameters raftParameters = tls.map(NodeTls::raftParameters)
+        .orElseGet(org.apache.ratis.conf.Parameters::new);
+    if (meta != null) {
+      meta.useRaftParameters(raftParameters);
+    }
     StateMachine.Registry registry = groupId -> {
       if (MetaGroups.isMeta(groupId)) {
         if (meta == null) {
@@ -138,6 +148,7 @@ public final class RangeKvNode implements AutoCloseable {
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
         .setStateMachineRegistry(registry)
+        .setParameters(raftParameters)
         .setOption(RaftStorage.StartupOption.RECOVER);
     // A meta replica reopened from its directory alone starts with an empty configuration, and one that
     // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
@@ -200,6 +211,11 @@ public final class RangeKvNode implements AutoCloseable {
     GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
     if (grpcMetrics != null) {
       grpc.intercept(grpcMetrics);
+    }
+    if (tls.isPresent()) {
+      // the caller check runs before the metrics interceptor (added later, so it runs first): a refused call
+      // reaches no service and is logged by the check, once a minute per peer
+      grpc.sslContext(tls.get().server()).intercept(new PeerCheck());
     }
     this.grpcServer = grpc
         .addService(grpcHealth.getHealthService())

@@ -3,8 +3,10 @@ package dev.rangekv.server.rpc;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +19,8 @@ public final class NodeChannels implements AutoCloseable {
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final int maxMessageBytes;
   private final String clusterId;
+  /** Empty: plaintext (an insecure cluster). */
+  private final Optional<SslContext> tls;
   private volatile boolean closed;
 
   public NodeChannels() {
@@ -25,7 +29,12 @@ public final class NodeChannels implements AutoCloseable {
 
   /** @param maxMessageBytes the largest reply accepted (a command listing a big cluster needs more) */
   public NodeChannels(int maxMessageBytes) {
-    this(maxMessageBytes, "");
+    this(maxMessageBytes, "", Optional.empty());
+  }
+
+  /** A command's channels: {@code tls} (a client certificate) or plaintext when empty. */
+  public NodeChannels(int maxMessageBytes, Optional<SslContext> tls) {
+    this(maxMessageBytes, "", tls);
   }
 
   /**
@@ -33,23 +42,32 @@ public final class NodeChannels implements AutoCloseable {
    * refuse it (see {@link ClusterIdCheck}).
    */
   public static NodeChannels ofCluster(String clusterId) {
-    return new NodeChannels(MAX_MESSAGE_BYTES, clusterId);
+    return ofCluster(clusterId, Optional.empty());
   }
 
-  private NodeChannels(int maxMessageBytes, String clusterId) {
+  /** A node's channels, with mutual TLS when {@code tls} is given. */
+  public static NodeChannels ofCluster(String clusterId, Optional<SslContext> tls) {
+    return new NodeChannels(MAX_MESSAGE_BYTES, clusterId, tls);
+  }
+
+  private NodeChannels(int maxMessageBytes, String clusterId, Optional<SslContext> tls) {
     this.maxMessageBytes = maxMessageBytes;
     this.clusterId = clusterId;
+    this.tls = tls;
   }
 
   public ManagedChannel channel(String address) {
     if (closed) {
       throw new IllegalStateException("node channels closed");
     }
-    return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
-        .usePlaintext()
+    return channels.computeIfAbsent(address, a -> secure(NettyChannelBuilder.forTarget(a))
         .maxInboundMessageSize(maxMessageBytes)
         .intercept(new ClusterIdCheck(clusterId))
         .build());
+  }
+
+  private NettyChannelBuilder secure(NettyChannelBuilder b) {
+    return tls.isPresent() ? b.sslContext(tls.get()) : b.usePlaintext();
   }
 
   /** A blocking stub of the replica service at {@code address} with a deadline of {@code timeout}. */
