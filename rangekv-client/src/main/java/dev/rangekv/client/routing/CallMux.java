@@ -122,15 +122,19 @@ final class CallMux {
 
     @Override
     public void onNext(KvCallResults results) {
-      for (KvCallResult r : results.getResultsList()) {
-        CompletableFuture<KvCallResult> f = pending.remove(r.getId());
-        if (f != null) {
-          try {
-            callbacks.execute(() -> f.complete(r));
-          } catch (RejectedExecutionException e) { // the client is closing
-            f.complete(r);
-          }
-        }
+      // one hand-off per message, not per answer: the answers of one message complete in one task
+      List<KvCallResult> all = results.getResultsList();
+      try {
+        callbacks.execute(() -> all.forEach(this::complete));
+      } catch (RejectedExecutionException e) { // the client is closing
+        all.forEach(this::complete);
+      }
+    }
+
+    private void complete(KvCallResult r) {
+      CompletableFuture<KvCallResult> f = pending.remove(r.getId());
+      if (f != null) {
+        f.complete(r);
       }
     }
 
