@@ -96,7 +96,8 @@ final class CallMux {
     StreamObserver<KvCalls> requests;
 
     void open() {
-      requests = KvServiceGrpc.newStub(channel).calls(this);
+      // answers are read on the transport thread: onNext only hands them to the callback pool
+      requests = KvServiceGrpc.newStub(channel).withExecutor(Runnable::run).calls(this);
     }
 
     void enqueue(KvCall call) {
@@ -122,15 +123,19 @@ final class CallMux {
 
     @Override
     public void onNext(KvCallResults results) {
-      for (KvCallResult r : results.getResultsList()) {
-        CompletableFuture<KvCallResult> f = pending.remove(r.getId());
-        if (f != null) {
-          try {
-            callbacks.execute(() -> f.complete(r));
-          } catch (RejectedExecutionException e) { // the client is closing
-            f.complete(r);
-          }
-        }
+      // one hand-off per message, not per answer: the answers of one message complete in one task
+      List<KvCallResult> all = results.getResultsList();
+      try {
+        callbacks.execute(() -> all.forEach(this::complete));
+      } catch (RejectedExecutionException e) { // the client is closing
+        all.forEach(this::complete);
+      }
+    }
+
+    private void complete(KvCallResult r) {
+      CompletableFuture<KvCallResult> f = pending.remove(r.getId());
+      if (f != null) {
+        f.complete(r);
       }
     }
 
@@ -149,8 +154,11 @@ final class CallMux {
       dead = true;
       List<CompletableFuture<KvCallResult>> failed = new ArrayList<>(pending.values());
       pending.clear();
-      for (CompletableFuture<KvCallResult> f : failed) {
-        f.completeExceptionally(status.asRuntimeException());
+      Runnable failAll = () -> failed.forEach(f -> f.completeExceptionally(status.asRuntimeException()));
+      try {
+        callbacks.execute(failAll); // what callers chain on a failure (retries) must not run on the transport
+      } catch (RejectedExecutionException e) { // the client is closing
+        failAll.run();
       }
       if (requests != null && sending.compareAndSet(false, true)) {
         try {

@@ -8,21 +8,34 @@ import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 /**
  * The serving side of one client's call stream ({@code KvService.Calls}): each {@link KvCall} runs
  * through the service's unary handler of the same request, and its answer goes back on the stream as
- * soon as it completes, in any order; a handler's error becomes the call's typed error. Answers are
- * written under one lock (a gRPC stream observer is not thread-safe); nothing waits for a call.
+ * soon as it completes, in any order; a handler's error becomes the call's typed error. Answers that
+ * complete while a write to the stream is pending go out together in one message (the answers of one
+ * grouped Raft entry complete in one loop), written by one flusher at a time (a gRPC stream observer
+ * is not thread-safe); nothing waits for a call, and nothing waits to fill a message.
  */
 public final class CallStream implements StreamObserver<KvCalls> {
   private final KvServiceGrpc.AsyncService kv;
   private final StreamObserver<KvCallResults> out;
   private final Executor handlers;
   private final Meter meter;
+  private final ConcurrentLinkedQueue<KvCallResult> answers = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean flushing = new AtomicBoolean();
   private boolean closed;
+
+  /** Calls of one message run as one handler task up to this many: a hop per call costs more than most calls. */
+  private static final int CALLS_PER_TASK = 16;
+  /** Answers in one message at most. */
+  private static final int ANSWERS_PER_MESSAGE = 256;
 
   /** Hears of every answered call, as a server interceptor hears of unary calls. Thread-safe. */
   public interface Meter {
@@ -60,13 +73,27 @@ public final class CallStream implements StreamObserver<KvCalls> {
 
   @Override
   public void onNext(KvCalls calls) {
-    for (KvCall call : calls.getCallsList()) {
+    List<KvCall> all = calls.getCallsList();
+    for (int from = 0; from < all.size(); from += CALLS_PER_TASK) {
+      List<KvCall> part = all.subList(from, Math.min(all.size(), from + CALLS_PER_TASK));
       try {
-        handlers.execute(() -> dispatch(call));
-      } catch (java.util.concurrent.RejectedExecutionException e) { // the node is stopping
-        send(KvCallResult.newBuilder().setId(call.getId())
-            .setError(RangeKvErrors.unavailable("node stopping", true)).build());
+        handlers.execute(() -> part.forEach(this::dispatchOrFail));
+      } catch (RejectedExecutionException e) { // the node is stopping
+        for (KvCall call : part) {
+          send(KvCallResult.newBuilder().setId(call.getId())
+              .setError(RangeKvErrors.unavailable("node stopping", true)).build());
+        }
       }
+    }
+  }
+
+  /** Runs one call; a handler that throws instead of answering fails only its own call. */
+  private void dispatchOrFail(KvCall call) {
+    try {
+      dispatch(call);
+    } catch (RuntimeException e) {
+      send(KvCallResult.newBuilder().setId(call.getId())
+          .setError(RangeKvErrors.unavailable("unexpected " + e, false)).build());
     }
   }
 
@@ -119,10 +146,42 @@ public final class CallStream implements StreamObserver<KvCalls> {
     };
   }
 
+  /** Queues an answer; the first answer of an idle stream schedules the flusher, later ones ride along. */
   private void send(KvCallResult result) {
+    answers.add(result);
+    if (flushing.compareAndSet(false, true)) {
+      try {
+        handlers.execute(this::flush);
+      } catch (RejectedExecutionException e) { // the node is stopping: answer from here
+        flush();
+      }
+    }
+  }
+
+  /** Writes every queued answer, many to a message, until none is left. */
+  private void flush() {
+    do {
+      KvCallResults.Builder message = KvCallResults.newBuilder();
+      KvCallResult next;
+      while ((next = answers.poll()) != null) {
+        message.addResults(next);
+        if (message.getResultsCount() == ANSWERS_PER_MESSAGE) {
+          write(message.build());
+          message = KvCallResults.newBuilder();
+        }
+      }
+      if (message.getResultsCount() > 0) {
+        write(message.build());
+      }
+      flushing.set(false);
+      // an answer queued after the last poll but before the flag fell found the flusher busy
+    } while (!answers.isEmpty() && flushing.compareAndSet(false, true));
+  }
+
+  private void write(KvCallResults message) {
     synchronized (this) {
       if (!closed) {
-        out.onNext(KvCallResults.newBuilder().addResults(result).build());
+        out.onNext(message);
       }
     }
   }

@@ -107,7 +107,25 @@ public record RaftTuning(
 
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, unsafeFlush);
     RaftServerConfigKeys.RetryCache.setExpiryTime(p, millis(retryCacheExpiry));
+    overrides(System.getProperties()).forEach(p::set);
     return p;
+  }
+
+  /** Prefix of the JVM system properties that set a Ratis key directly (for experiments: BENCHMARKS.md). */
+  public static final String OVERRIDE_PREFIX = "rangekv.ratis.";
+
+  /**
+   * The Ratis keys set by {@code -Drangekv.ratis.<ratis key>=<value>} JVM options, which win over the
+   * settings above: e.g. {@code -Drangekv.ratis.raft.server.log.force.sync.num=16}.
+   */
+  static java.util.Map<String, String> overrides(java.util.Properties system) {
+    java.util.Map<String, String> keys = new java.util.TreeMap<>();
+    for (String name : system.stringPropertyNames()) {
+      if (name.startsWith(OVERRIDE_PREFIX) && name.length() > OVERRIDE_PREFIX.length()) {
+        keys.put(name.substring(OVERRIDE_PREFIX.length()), system.getProperty(name));
+      }
+    }
+    return keys;
   }
 
   private static TimeDuration millis(Duration d) {

@@ -227,10 +227,15 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
         .intercept(new ClusterIdCheck(clusterId))
-        // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default
+        // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default.
+        // A call stream's messages are read on the transport thread: its observer only hands each
+        // message's calls to the pool, so a second hop per message would buy nothing.
         .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
           @Override
           public <Q, R> java.util.concurrent.Executor getExecutor(io.grpc.ServerCall<Q, R> call, io.grpc.Metadata headers) {
+            if (call.getMethodDescriptor().getFullMethodName().equals(KvServiceGrpc.getCallsMethod().getFullMethodName())) {
+              return Runnable::run;
+            }
             return call.getMethodDescriptor().getServiceName().equals(KvServiceGrpc.SERVICE_NAME) ? kvExecutor : null;
           }
         })

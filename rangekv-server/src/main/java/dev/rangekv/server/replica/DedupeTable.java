@@ -42,12 +42,12 @@ public final class DedupeTable {
     return PREFIX + HEX.formatHex(clientId.toByteArray());
   }
 
-  static String recordField(ByteString clientId, long requestId) {
-    return clientPart(clientId) + "/" + idHex(requestId);
+  private static String recordField(EntryBatch view, ByteString clientId, long requestId) {
+    return view.clientName(clientId, DedupeTable::clientPart) + "/" + idHex(requestId);
   }
 
-  static String floorField(ByteString clientId) {
-    return clientPart(clientId) + FLOOR_SUFFIX;
+  private static String floorField(EntryBatch view, ByteString clientId) {
+    return view.clientName(clientId, DedupeTable::clientPart) + FLOOR_SUFFIX;
   }
 
   /** True for a client's floor field (merged by maximum); false for a record (merged by union). */
@@ -70,7 +70,7 @@ public final class DedupeTable {
    * is below the client's floor (forgotten: its outcome is unknown). Empty for a new write.
    */
   static Optional<CommandResult> seen(EntryBatch view, WriteId id) {
-    Optional<byte[]> record = view.localGet(recordField(id.getClientId(), id.getRequestId()));
+    Optional<byte[]> record = view.localGet(recordField(view, id.getClientId(), id.getRequestId()));
     if (record.isPresent()) {
       return Optional.of(parse(record.get()));
     }
@@ -90,20 +90,20 @@ public final class DedupeTable {
         ? result.toBuilder().setBatch(result.getBatch().toBuilder().clearCurrentValue()).build()
         : result;
     ByteString client = id.getClientId();
-    view.localPut(recordField(client, id.getRequestId()), slim.toByteArray());
+    view.localPut(recordField(view, client, id.getRequestId()), slim.toByteArray());
     long lowWater = Math.min(id.getRequestId(),
         Math.max(id.getLowWater(), id.getRequestId() - DEFAULT_WINDOW));
     long floor = floor(view, client);
     if (lowWater - floor >= TRIM_STEP) {
-      for (String field : view.localFields(recordField(client, floor), recordField(client, lowWater))) {
+      for (String field : view.localFields(recordField(view, client, floor), recordField(view, client, lowWater))) {
         view.localDelete(field);
       }
-      view.localPut(floorField(client), encodeFloor(lowWater));
+      view.localPut(floorField(view, client), encodeFloor(lowWater));
     }
   }
 
   static long floor(EntryBatch view, ByteString clientId) {
-    return view.localGet(floorField(clientId)).map(DedupeTable::decodeFloor).orElse(0L);
+    return view.localGet(floorField(view, clientId)).map(DedupeTable::decodeFloor).orElse(0L);
   }
 
   private static String idHex(long requestId) {

@@ -27,6 +27,13 @@ final class EntryBatch {
   private final List<CommandApplier.Span> deletedSpans = new ArrayList<>();
   /** The range's local fields this batch put (value) or deleted (null). */
   private final TreeMap<String, byte[]> local = new TreeMap<>();
+  /**
+   * Local fields read from the store during this entry: the store does not change until the batch is
+   * written, and the writes of one entry mostly come from one client, whose dedupe floor each reads.
+   */
+  private final Map<String, Optional<byte[]>> storedLocal = new HashMap<>();
+  /** Names derived from client ids during this entry (dedupe field prefixes), by client id. */
+  private final Map<com.google.protobuf.ByteString, String> clientNames = new HashMap<>();
 
   EntryBatch(NodeStore store, long rangeId, WriteBatchBuilder batch) {
     this.store = store;
@@ -70,7 +77,13 @@ final class EntryBatch {
     if (local.containsKey(field)) {
       return Optional.ofNullable(local.get(field));
     }
-    return store.localGet(rangeId, field);
+    return storedLocal.computeIfAbsent(field, f -> store.localGet(rangeId, f));
+  }
+
+  /** {@code naming(clientId)}, computed once per client id in this entry. */
+  String clientName(com.google.protobuf.ByteString clientId,
+      java.util.function.Function<com.google.protobuf.ByteString, String> naming) {
+    return clientNames.computeIfAbsent(clientId, naming);
   }
 
   void localPut(String field, byte[] value) {

@@ -345,7 +345,10 @@ public final class RangeStateMachine extends BaseStateMachine {
   public CompletableFuture<Message> query(Message request) {
     QueryResult result;
     try {
-      result = serve(RangeQuery.parseFrom(request.getContent().asReadOnlyByteBuffer()));
+      // a query submitted on this node arrives as the object itself: no encode and parse
+      result = serve(request instanceof ProtoMessage<?> pm && pm.value() instanceof RangeQuery q
+          ? q
+          : RangeQuery.parseFrom(request.getContent().asReadOnlyByteBuffer()));
     } catch (InvalidProtocolBufferException e) {
       result = QueryResult.newBuilder()
           .setError(RangeKvErrors.invalidArgument("query", "undecodable query: " + e.getMessage()))

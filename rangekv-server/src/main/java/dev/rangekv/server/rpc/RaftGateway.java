@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -174,7 +175,11 @@ public final class RaftGateway {
     long rangeId = RangeGroups.rangeId(request.getRaftGroupId()).orElse(-1);
     CompletableFuture<RaftClientReply> future;
     try {
-      future = server.submitClientRequestAsync(request);
+      // straight to the range's division: the server-level call hops to Ratis' client pool and parks
+      // the calling thread on a join until the hop returns (a thread switch and a blocked thread per call)
+      future = server.getDivision(request.getRaftGroupId()) instanceof RaftClientAsynchronousProtocol division
+          ? division.submitClientRequestAsync(request)
+          : server.submitClientRequestAsync(request);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(new RangeKvException(failure(e, rangeId, true)));
     }

@@ -1,0 +1,41 @@
+package dev.rangekv.server.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.junit.jupiter.api.Test;
+
+class RaftTuningTest {
+  @Test
+  void overridesTakeTheRatisKeyAfterThePrefixAndIgnoreOtherProperties() {
+    Properties system = new Properties();
+    system.setProperty("rangekv.ratis.raft.server.log.force.sync.num", "16");
+    system.setProperty("rangekv.ratis.", "ignored: no key");
+    system.setProperty("rangekv.seed", "7");
+    system.setProperty("raft.server.log.force.sync.num", "99");
+
+    assertThat(RaftTuning.overrides(system)).containsExactly(java.util.Map.entry("raft.server.log.force.sync.num", "16"));
+  }
+
+  @Test
+  void anOverrideWinsOverTheTuning() {
+    String key = RaftTuning.OVERRIDE_PREFIX + RaftServerConfigKeys.Log.FORCE_SYNC_NUM_KEY;
+    String before = System.getProperty(key);
+    System.setProperty(key, "16");
+    try {
+      RaftProperties p = RaftTuning.defaults().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+      assertThat(RaftServerConfigKeys.Log.forceSyncNum(p)).isEqualTo(16);
+    } finally {
+      if (before == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, before);
+      }
+    }
+    RaftProperties p = RaftTuning.defaults().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+    assertThat(RaftServerConfigKeys.Log.forceSyncNum(p)).isEqualTo(RaftServerConfigKeys.Log.FORCE_SYNC_NUM_DEFAULT);
+  }
+}
