@@ -1,0 +1,148 @@
+package dev.rangekv.core.key;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one way keys are shown to people: a tuple key made by {@link KeyCodec} reads as a path, the way
+ * CockroachDB pretty-prints keys ({@code /events_by_time/2026-12-01T08:40:11.123Z/o3832879/7}); any
+ * other key is shown raw, as before (printable UTF-8 text as is, else {@link Key#toFullString()}).
+ *
+ * <p>Elements: a long in decimal; a timestamp as {@link java.time.Instant#toString()}; a UUID in its RFC 4122
+ * form; bytes as {@code 0x} and hex; a string bare when it starts with a letter or {@code _}, has no
+ * space, control, {@code /}, {@code +}, {@code "} or {@code \} and does not look like a UUID, else in
+ * double quotes with {@code \"}, {@code \\} and {@code \}{@code u{hex}} escapes. So every element
+ * reads back to one value ({@link #parseTuple}). A key that a split cut inside an element (a split key
+ * is any byte string) shows its whole elements, then {@code +} and the rest raw:
+ * {@code /events_by_time+"\x05\x80"}. Raw text that starts with {@code /} or {@code "} is quoted so it
+ * cannot pass for a tuple. Stateless and thread-safe.
+ */
+public final class KeyText {
+  private static final HexFormat HEX = HexFormat.of();
+
+  private KeyText() {}
+
+  /** The key for people: a tuple path when the key is (or starts with) an encoded tuple, else raw. */
+  public static String render(Key key) {
+    byte[] bytes = key.toByteArray();
+    if (bytes.length > 0 && bytes[0] >= KeyCodec.TAG_BYTES && bytes[0] <= KeyCodec.TAG_TIMESTAMP) {
+      Optional<String> whole = tuple(key);
+      if (whole.isPresent()) {
+        return whole.get();
+      }
+      // a split key may cut a tuple inside an element: show the whole elements, then the rest raw
+      for (int len = bytes.length - 1; len > 0; len--) {
+        Optional<String> head = tuple(Key.of(bytes, 0, len));
+        if (head.isPresent()) {
+          return head.get() + "+" + Key.of(bytes, len, bytes.length - len).toFullString();
+        }
+      }
+    }
+    return raw(key);
+  }
+
+  /** A range end: {@code +inf} or its key. */
+  public static String render(RangeEnd end) {
+    return end.isInfinite() ? "+inf" : render(end.key());
+  }
+
+  /** {@code [start, end)}; the empty start key shows as {@code ""}. */
+  public static String span(Key start, RangeEnd end) {
+    return "[" + (start.isEmpty() ? "\"\"" : render(start)) + ", " + render(end) + ")";
+  }
+
+  /** A key that is not a tuple: printable UTF-8 text as is (unless it could pass for a path or quote), else escaped. */
+  public static String raw(Key key) {
+    String text = printableUtf8(key.toByteArray());
+    if (text != null && !text.isEmpty() && text.charAt(0) != '/' && text.charAt(0) != '"') {
+      return text;
+    }
+    return key.toFullString();
+  }
+
+  /**
+   * The encoded tuple a path rendering stands for, or empty when {@code text} is not a whole-tuple path
+   * (raw renderings and cut keys are not read back).
+   */
+  public static Optional<Key> parseTuple(String text) {
+    return new PathReader(text).read();
+  }
+
+  private static Optional<String> tuple(Key key) {
+    List<Object> elements;
+    try {
+      elements = KeyCodec.decode(key);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // not an encoded tuple: the caller shows it raw
+    }
+    if (elements.isEmpty()) {
+      return Optional.empty();
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Object e : elements) {
+      sb.append('/').append(element(e));
+    }
+    return Optional.of(sb.toString());
+  }
+
+  static String element(Object e) {
+    if (e instanceof String s) {
+      return bare(s) ? s : quoted(s);
+    }
+    if (e instanceof Key k) {
+      return "0x" + HEX.formatHex(k.toByteArray());
+    }
+    return e.toString(); // Long, UUID, Instant: their standard forms, each read back by PathReader
+  }
+
+  static boolean bare(String s) {
+    if (s.isEmpty() || !(Character.isLetter(s.codePointAt(0)) || s.charAt(0) == '_') || PathReader.looksLikeUuid(s)) {
+      return false;
+    }
+    return s.codePoints().allMatch(c -> visible(c) && c != '/' && c != '+' && c != '"' && c != '\\');
+  }
+
+  private static String quoted(String s) {
+    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+    s.codePoints().forEach(c -> {
+      if (c == '"' || c == '\\') {
+        sb.append('\\').appendCodePoint(c);
+      } else if (c == ' ' || visible(c)) {
+        sb.appendCodePoint(c);
+      } else {
+        sb.append("\\u{").append(Integer.toHexString(c)).append('}');
+      }
+    });
+    return sb.append('"').toString();
+  }
+
+  /** Printable and not white space: letters, marks, digits, punctuation, symbols. */
+  private static boolean visible(int c) {
+    switch (Character.getType(c)) {
+      case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
+          Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR:
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  private static String printableUtf8(byte[] bytes) {
+    String s;
+    try {
+      s = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null; // not text: shown escaped
+    }
+    return s.codePoints().allMatch(c -> c >= 0x20 && c != 0x7f && !Character.isISOControl(c)) ? s : null;
+  }
+}
