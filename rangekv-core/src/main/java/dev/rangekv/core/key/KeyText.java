@@ -58,11 +58,8 @@ public final class KeyText {
 
   /** A key that is not a tuple: printable UTF-8 text as is (unless it could pass for a path or quote), else escaped. */
   public static String raw(Key key) {
-    String text = printableUtf8(key.toByteArray());
-    if (text != null && !text.isEmpty() && text.charAt(0) != '/' && text.charAt(0) != '"') {
-      return text;
-    }
-    return key.toFullString();
+    return printableText(key.toByteArray()).filter(t -> !t.isEmpty() && t.charAt(0) != '/' && t.charAt(0) != '"')
+        .orElseGet(key::toFullString);
   }
 
   /**
@@ -132,7 +129,8 @@ public final class KeyText {
     }
   }
 
-  private static String printableUtf8(byte[] bytes) {
+  /** {@code bytes} as text when they are UTF-8 without control characters (e.g. a value to print). */
+  public static Optional<String> printableText(byte[] bytes) {
     String s;
     try {
       s = StandardCharsets.UTF_8.newDecoder()
@@ -141,8 +139,8 @@ public final class KeyText {
           .decode(ByteBuffer.wrap(bytes))
           .toString();
     } catch (CharacterCodingException e) {
-      return null; // not text: shown escaped
+      return Optional.empty(); // not text: shown escaped
     }
-    return s.codePoints().allMatch(c -> c >= 0x20 && c != 0x7f && !Character.isISOControl(c)) ? s : null;
+    return s.codePoints().allMatch(c -> c >= 0x20 && !Character.isISOControl(c)) ? Optional.of(s) : Optional.empty();
   }
 }
