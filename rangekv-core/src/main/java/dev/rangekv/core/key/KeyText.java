@@ -19,8 +19,10 @@ import java.util.Optional;
  * double quotes with {@code \"}, {@code \\} and {@code \}{@code u{hex}} escapes. So every element
  * reads back to one value ({@link #parseTuple}). A key that a split cut inside an element (a split key
  * is any byte string) shows its whole elements, then {@code +} and the rest raw:
- * {@code /events_by_time+"\x05\x80"}. Raw text that starts with {@code /} or {@code "} is quoted so it
- * cannot pass for a tuple. Stateless and thread-safe.
+ * {@code /events_by_time+"\x05\x80"}. A one-byte prefix before a tuple (a {@code BucketedKeyspace}
+ * bucket) shows as {@code #} and two hex digits: {@code #4a/2026-12-01T08:40:11.123Z/o3832879/7}. Raw
+ * text that starts with {@code /}, {@code #} or {@code "} is quoted so it cannot pass for a tuple.
+ * Stateless and thread-safe.
  */
 public final class KeyText {
   private static final HexFormat HEX = HexFormat.of();
@@ -30,20 +32,26 @@ public final class KeyText {
   /** The key for people: a tuple path when the key is (or starts with) an encoded tuple, else raw. */
   public static String render(Key key) {
     byte[] bytes = key.toByteArray();
-    if (bytes.length > 0 && bytes[0] >= KeyCodec.TAG_BYTES && bytes[0] <= KeyCodec.TAG_TIMESTAMP) {
-      Optional<String> whole = tuple(key);
+    // whole tuples first, then a bucket byte before a whole tuple, then cut tuples (whole elements + raw rest)
+    for (int from = 0; from <= 1 && from < bytes.length; from++) {
+      Optional<String> whole = tuple(bytes, from, bytes.length);
       if (whole.isPresent()) {
-        return whole.get();
+        return head(bytes, from) + whole.get();
       }
-      // a split key may cut a tuple inside an element: show the whole elements, then the rest raw
-      for (int len = bytes.length - 1; len > 0; len--) {
-        Optional<String> head = tuple(Key.of(bytes, 0, len));
-        if (head.isPresent()) {
-          return head.get() + "+" + Key.of(bytes, len, bytes.length - len).toFullString();
+    }
+    for (int from = 0; from <= 1 && from < bytes.length; from++) {
+      for (int end = bytes.length - 1; end > from; end--) {
+        Optional<String> elements = tuple(bytes, from, end);
+        if (elements.isPresent()) {
+          return head(bytes, from) + elements.get() + "+" + Key.of(bytes, end, bytes.length - end).toFullString();
         }
       }
     }
     return raw(key);
+  }
+
+  private static String head(byte[] bytes, int from) {
+    return from == 0 ? "" : "#" + HEX.toHexDigits(bytes[0]);
   }
 
   /** A range end: {@code +inf} or its key. */
@@ -56,9 +64,9 @@ public final class KeyText {
     return "[" + (start.isEmpty() ? "\"\"" : render(start)) + ", " + render(end) + ")";
   }
 
-  /** A key that is not a tuple: printable UTF-8 text as is (unless it could pass for a path or quote), else escaped. */
+  /** A key that is not a tuple: printable UTF-8 text as is (unless it could pass for a path), else escaped. */
   public static String raw(Key key) {
-    return printableText(key.toByteArray()).filter(t -> !t.isEmpty() && t.charAt(0) != '/' && t.charAt(0) != '"')
+    return printableText(key.toByteArray()).filter(t -> !t.isEmpty() && "/\"#".indexOf(t.charAt(0)) < 0)
         .orElseGet(key::toFullString);
   }
 
@@ -70,12 +78,15 @@ public final class KeyText {
     return new PathReader(text).read();
   }
 
-  private static Optional<String> tuple(Key key) {
+  private static Optional<String> tuple(byte[] bytes, int from, int end) {
+    if (bytes[from] < KeyCodec.TAG_BYTES || bytes[from] > KeyCodec.TAG_TIMESTAMP) {
+      return Optional.empty(); // cheap early out: no tuple starts here
+    }
     List<Object> elements;
     try {
-      elements = KeyCodec.decode(key);
+      elements = KeyCodec.decode(Key.of(bytes, from, end - from));
     } catch (IllegalArgumentException e) {
-      return Optional.empty(); // not an encoded tuple: the caller shows it raw
+      return Optional.empty(); // not an encoded tuple: the caller shows it another way
     }
     if (elements.isEmpty()) {
       return Optional.empty();

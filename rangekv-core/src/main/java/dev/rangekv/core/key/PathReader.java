@@ -33,6 +33,14 @@ final class PathReader {
       return Optional.empty();
     }
     try {
+      Key bucket = Key.EMPTY;
+      if (text.startsWith("#") && text.length() >= 4 && text.charAt(3) == '/') {
+        bucket = Key.of(new byte[] {(byte) HexFormat.fromHexDigits(text, 1, 3)});
+        pos = 3;
+      }
+      if (pos == text.length()) {
+        return Optional.empty();
+      }
       while (pos < text.length()) {
         if (text.charAt(pos) != '/') {
           return Optional.empty();
@@ -48,7 +56,7 @@ final class PathReader {
           pos = end;
         }
       }
-      return Optional.of(out.build());
+      return Optional.of(bucket.concat(out.build()));
     } catch (IllegalArgumentException | DateTimeException e) {
       return Optional.empty(); // not a path this renderer writes
     }

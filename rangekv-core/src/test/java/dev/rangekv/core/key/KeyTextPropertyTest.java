@@ -58,17 +58,28 @@ class KeyTextPropertyTest {
   void keysThatAreNotTuples_renderRawAsBefore() {
     Property.named("raw keys unchanged").cases(2000).sizes(1, 12).check(g -> {
       Key k = randomRaw(g);
-      if (tupleDecodes(k)) {
-        return; // a random byte string that happens to be a tuple: covered above
-      }
       String text = KeyText.render(k);
-      if (!cutTuple(k)) {
-        assertThat(text).isEqualTo(rawModel(k));
-        assertThat(KeyText.parseTuple(text)).isEmpty();
+      if (tupleDecodes(k)) {
+        assertThat(text).startsWith("/").doesNotContain("+\"");
+      } else if (k.size() > 1 && tupleDecodes(Key.of(k.toByteArray(), 1, k.size() - 1))) {
+        assertThat(text).startsWith("#" + HexFormat.of().toHexDigits((byte) k.byteAt(0)) + "/");
+      } else if (cutTuple(k)) {
+        assertThat(text).containsPattern("^(#[0-9a-f]{2})?/.*\\+\"");
       } else {
-        assertThat(text).startsWith("/").contains("+\"");
+        assertThat(text).isEqualTo(rawModel(k));
       }
+      assertThat(KeyText.parseTuple(text).map(Key::toHex).orElse(k.toHex()))
+          .as("a rendering read back names the same key").isEqualTo(k.toHex());
     });
+  }
+
+  @Test
+  void bucketedTuple_showsTheBucketByte_andReadsBack() {
+    Key user = KeyCodec.encode(List.of(Instant.parse("2026-12-01T08:40:11.123Z"), "o3832879", 7L));
+    Key stored = Key.of(new byte[] {0x4a}).concat(user);
+    assertThat(KeyText.render(stored)).isEqualTo("#4a/2026-12-01T08:40:11.123Z/o3832879/7");
+    assertThat(KeyText.parseTuple("#4a/2026-12-01T08:40:11.123Z/o3832879/7")).contains(stored);
+    assertThat(KeyText.render(Key.utf8("#4a/x"))).isEqualTo("\"#4a/x\"");
   }
 
   @Test
@@ -127,7 +138,7 @@ class KeyTextPropertyTest {
   private static String rawModel(Key k) {
     String s = new String(k.toByteArray(), StandardCharsets.UTF_8);
     boolean text = Key.utf8(s).equals(k) && s.codePoints().allMatch(c -> c >= 0x20 && c < 0x7f || c > 0x9f)
-        && !s.isEmpty() && !s.startsWith("/") && !s.startsWith("\"");
+        && !s.isEmpty() && !s.startsWith("/") && !s.startsWith("\"") && !s.startsWith("#");
     if (text) {
       return s;
     }
@@ -154,12 +165,11 @@ class KeyTextPropertyTest {
   }
 
   private static boolean cutTuple(Key k) {
-    if (k.size() == 0 || k.byteAt(0) < 1 || k.byteAt(0) > 5) {
-      return false;
-    }
-    for (int len = k.size() - 1; len > 0; len--) {
-      if (tupleDecodes(k.prefix(len))) {
-        return true;
+    for (int from = 0; from <= 1; from++) {
+      for (int end = k.size() - 1; end > from; end--) {
+        if (tupleDecodes(Key.of(k.toByteArray(), from, end - from))) {
+          return true;
+        }
       }
     }
     return false;
