@@ -14,6 +14,7 @@ import dev.rangekv.cli.kv.DelCommand;
 import dev.rangekv.cli.kv.GetCommand;
 import dev.rangekv.cli.kv.PutCommand;
 import dev.rangekv.cli.kv.ScanCommand;
+import dev.rangekv.cli.node.ConfigFile;
 import dev.rangekv.cli.node.NodeCommand;
 import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "rangekv",
     mixinStandardHelpOptions = true,
-    version = "rangekv 0.1.0-SNAPSHOT",
+    versionProvider = VersionText.class,
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
     subcommands = {
         CommandLine.HelpCommand.class,
@@ -56,6 +57,7 @@ import picocli.CommandLine.Option;
         PresplitCommand.class,
         SimCommand.class,
         WorkloadCommand.class,
+        CompletionCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
   /** Commands whose own log lines are part of their output (a node process). */
@@ -140,6 +142,14 @@ public final class RangeKvCommand implements Runnable {
 
   public static void main(String[] args) {
     configureLogging(args);
-    System.exit(commandLine().execute(args));
+    String[] expanded;
+    try {
+      expanded = ConfigFile.expand(args);
+    } catch (CliException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(e.exitCode());
+      return;
+    }
+    System.exit(commandLine().execute(expanded));
   }
 }

@@ -59,7 +59,7 @@ class PhaseStatsTest {
     c.tick(2.0, Map.of(5L, 300L, 6L, 300L));
     LastMinute q = new LastMinute(Phase.BUCKETED, 500, 500, 8, 40, true);
     Summary.print(new PrintWriter(w), List.of(a, b, c), List.of(q), new Summary.Setup(4, 256, 2.0, 2));
-    String cell = "%-" + 36 + "s";
+    String cell = "%-36s  ";
     assertThat(w.toString())
         .contains(String.format("%-25s  " + cell + cell + "300 (3.0x phase 1)", "writes/s (acknowledged)", "100",
             "200 (2.0x phase 1)"))
