@@ -84,7 +84,8 @@ class DistributionIT {
       addresses.add(client);
       Path log = dir.resolve("n" + i + ".log");
       processes.add(start(log, args));
-      await(log, o -> o.contains(i == 1 ? "bootstrapped a new cluster" : "joined the cluster"), "n" + i + " up");
+      String up = i == 1 ? "bootstrapped a new cluster" : "joined the cluster";
+      await(log, o -> o.contains(up), "n" + i + " up");
       if (i == 1) {
         Run put = run("put", List.of("put", "greeting", "hello", "--cluster", client), STEP);
         assertThat(put.exit()).as(put.out()).isZero();
