@@ -40,8 +40,6 @@ import picocli.CommandLine.Option;
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
     subcommands = {
         CommandLine.HelpCommand.class,
-        DemoCommand.class,
-        StartCommand.class,
         NodeCommand.class,
         PutCommand.class,
         GetCommand.class,
@@ -78,6 +76,12 @@ public final class RangeKvCommand implements Runnable {
   /** Builds the command line with the house exit codes and one-line error messages. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new RangeKvCommand());
+    // start and demo host nodes: registered only where the server is on the class path (the full jar);
+    // picocli introspects a command's methods, whose signatures name server types the thin jar lacks
+    if (hostsNodes()) {
+      cl.addSubcommand(new DemoCommand());
+      cl.addSubcommand(new StartCommand());
+    }
     // no @file expansion: "rangekv put k @/etc/hostname" stores the text "@/etc/hostname" (--value-file reads a file)
     cl.setExpandAtFiles(false);
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
@@ -101,6 +105,16 @@ public final class RangeKvCommand implements Runnable {
       return 2;
     });
     return cl;
+  }
+
+  /** True in the full jar; false in the thin client jar (no server, Ratis or RocksDB classes). */
+  static boolean hostsNodes() {
+    try {
+      Class.forName("dev.rangekv.server.node.RangeKvNode", false, RangeKvCommand.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false; // the thin jar: the launcher runs start and demo with the full one
+    }
   }
 
   private static String oneLine(Throwable ex) {
