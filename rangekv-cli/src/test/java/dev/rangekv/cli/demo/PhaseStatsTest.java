@@ -63,7 +63,7 @@ class PhaseStatsTest {
     assertThat(w.toString())
         .contains(String.format("%-25s  " + cell + cell + "300 (3.0x phase 1)", "writes/s (acknowledged)", "100",
             "200 (2.0x phase 1)"))
-        .contains(String.format("%-25s  " + cell + cell + "50% of writes", "hottest range's share", "100% of writes",
+        .contains(String.format("%-25s  " + cell + cell + "50%% of writes", "hottest range's share", "100% of writes",
             "25% of writes"))
         .contains(String.format("%-25s  " + cell + cell + "0 / 0", "moves / leader transfers", "0 / 0", "1 / 0"))
         .contains(String.format("%-25s  " + cell + cell + "none", "alerts about its keys", "alert-monotonic x1", "none"))
