@@ -6,6 +6,7 @@ import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.RangeEnd;
+import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 
@@ -46,7 +47,7 @@ record LastMinute(Phase phase, long events, long keysRead, int scans, long milli
     while (it.hasNext()) {
       List<Object> tuple = KeyCodec.decode(it.next().key());
       read++;
-      long ts = (Long) tuple.get(phase == Phase.BY_ORDER ? 2 : 1);
+      long ts = ((Instant) tuple.get(phase == Phase.BY_ORDER ? 2 : 1)).toEpochMilli();
       if (ts < fromMillis || ts >= toMillis) {
         continue; // only the full-table scan of the order-id design reads events outside the window
       }

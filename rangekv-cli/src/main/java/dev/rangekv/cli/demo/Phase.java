@@ -3,6 +3,7 @@ package dev.rangekv.cli.demo;
 import dev.rangekv.client.keydesign.BucketedKeyspace;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
+import java.time.Instant;
 
 /**
  * The three key designs of seed 000's order-events store, each its own table name so the phases do
@@ -33,15 +34,16 @@ enum Phase {
   Key key(long eventTsMillis, String orderId, long seq) {
     KeyCodec.Builder b = KeyCodec.tuple().addString(table);
     return switch (this) {
-      case BY_TIME -> b.addLong(eventTsMillis).addString(orderId).addLong(seq).build();
-      case BY_ORDER -> b.addString(orderId).addLong(eventTsMillis).addLong(seq).build();
-      case BUCKETED -> BUCKETS.key(Key.utf8(orderId), b.addLong(eventTsMillis).addString(orderId).addLong(seq).build());
+      case BY_TIME -> b.addTimestamp(Instant.ofEpochMilli(eventTsMillis)).addString(orderId).addLong(seq).build();
+      case BY_ORDER -> b.addString(orderId).addTimestamp(Instant.ofEpochMilli(eventTsMillis)).addLong(seq).build();
+      case BUCKETED -> BUCKETS.key(Key.utf8(orderId),
+          b.addTimestamp(Instant.ofEpochMilli(eventTsMillis)).addString(orderId).addLong(seq).build());
     };
   }
 
   /** The (unbucketed) key where this table's events at {@code eventTsMillis} begin: a time window's bound. */
   Key timeBound(long eventTsMillis) {
-    return KeyCodec.tuple().addString(table).addLong(eventTsMillis).build();
+    return KeyCodec.tuple().addString(table).addTimestamp(Instant.ofEpochMilli(eventTsMillis)).build();
   }
 
   /** True when {@code text} (an event's detail) names this phase's table, e.g. in an alert's key prefix. */

@@ -6,6 +6,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.KeyText;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
@@ -38,12 +39,14 @@ class PhaseStatsTest {
   void phaseKeys_sortByTimeFirst_orByOrderFirst_inSeparateTables() {
     assertThat(Phase.BY_TIME.key(2, "o1", 0)).isGreaterThan(Phase.BY_TIME.key(1, "o9", 0));
     assertThat(Phase.BY_ORDER.key(2, "o1", 0)).isLessThan(Phase.BY_ORDER.key(1, "o9", 0));
-    assertThat(KeyCodec.decode(Phase.BY_ORDER.key(5, "o1", 7))).containsExactly("events_by_order", "o1", 5L, 7L);
+    assertThat(KeyCodec.decode(Phase.BY_ORDER.key(5, "o1", 7)))
+        .containsExactly("events_by_order", "o1", Instant.ofEpochMilli(5), 7L);
     assertThat(Phase.BY_TIME.mentionedIn("prefix /events_by_time+\"\\x03\"")).isTrue();
     assertThat(Phase.BY_ORDER.mentionedIn("prefix /events_by_time+\"\\x03\"")).isFalse();
     Key bucketed = Phase.BUCKETED.key(5, "o1", 7);
-    assertThat(KeyCodec.decode(Phase.BUCKETS.strip(bucketed))).containsExactly("events_bucketed", 5L, "o1", 7L);
-    assertThat(KeyText.render(bucketed)).matches("#[0-9a-f]{2}/events_bucketed/5/o1/7");
+    assertThat(KeyCodec.decode(Phase.BUCKETS.strip(bucketed)))
+        .containsExactly("events_bucketed", Instant.ofEpochMilli(5), "o1", 7L);
+    assertThat(KeyText.render(bucketed)).matches("#[0-9a-f]{2}/events_bucketed/1970-01-01T00:00:00.005Z/o1/7");
   }
 
   @Test
