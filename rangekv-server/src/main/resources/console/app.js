@@ -4,12 +4,16 @@ const rk = (() => {
   const NAV = [['index.html', 'Overview'], ['ranges.html', 'Ranges'], ['heatmap.html', 'Key heat map'],
     ['hot.html', 'Hot ranges']];
 
+  // Keys as the server renders them (the CLI's renderer): every answer carries keyText {base64: text}.
+  const keyTexts = new Map();
+
   async function api(path) {
     const r = await fetch('/api/' + path, {cache: 'no-store'});
     const body = await r.json();
     if (!r.ok) {
       throw new Error(body.error || ('HTTP ' + r.status));
     }
+    for (const [b64, text] of Object.entries(body.keyText || {})) keyTexts.set(b64, text);
     return body;
   }
 
@@ -20,12 +24,13 @@ const rk = (() => {
     return out;
   }
 
-  // A key for people: printable ASCII as is, other bytes as \xNN; the empty start key is "-inf".
+  // A key for people, as the server rendered it; the empty start key is "-inf" (and an empty end "+inf").
   function key(b64, what) {
-    const b = bytes(b64);
-    if (b.length === 0) return what === 'end' ? '+inf' : '-inf';
-    let s = '';
-    for (const c of b) {
+    if (!b64) return what === 'end' ? '+inf' : '-inf';
+    const text = keyTexts.get(b64);
+    if (text !== undefined) return text;
+    let s = ''; // not in an answer seen yet (cannot happen for keys read from the API): show it escaped
+    for (const c of bytes(b64)) {
       s += (c >= 0x20 && c < 0x7f && c !== 0x5c) ? String.fromCharCode(c) : '\\x' + c.toString(16).padStart(2, '0');
     }
     return s;

@@ -15,6 +15,7 @@ import dev.rangekv.cli.kv.DelCommand;
 import dev.rangekv.cli.kv.GetCommand;
 import dev.rangekv.cli.kv.PutCommand;
 import dev.rangekv.cli.kv.ScanCommand;
+import dev.rangekv.cli.node.ConfigFile;
 import dev.rangekv.cli.node.NodeCommand;
 import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
@@ -36,12 +37,10 @@ import picocli.CommandLine.Option;
 @Command(
     name = "rangekv",
     mixinStandardHelpOptions = true,
-    version = "rangekv 0.1.0-SNAPSHOT",
+    versionProvider = VersionText.class,
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
     subcommands = {
         CommandLine.HelpCommand.class,
-        DemoCommand.class,
-        StartCommand.class,
         NodeCommand.class,
         CertCommand.class,
         PutCommand.class,
@@ -58,6 +57,7 @@ import picocli.CommandLine.Option;
         PresplitCommand.class,
         SimCommand.class,
         WorkloadCommand.class,
+        CompletionCommand.class,
     })
 public final class RangeKvCommand implements Runnable {
   /** Commands whose own log lines are part of their output (a node process). */
@@ -78,6 +78,12 @@ public final class RangeKvCommand implements Runnable {
   /** Builds the command line with the house exit codes and one-line error messages. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new RangeKvCommand());
+    // start and demo host nodes: registered only where the server is on the class path (the full jar);
+    // picocli introspects a command's methods, whose signatures name server types the thin jar lacks
+    if (hostsNodes()) {
+      cl.addSubcommand(new DemoCommand());
+      cl.addSubcommand(new StartCommand());
+    }
     // no @file expansion: "rangekv put k @/etc/hostname" stores the text "@/etc/hostname" (--value-file reads a file)
     cl.setExpandAtFiles(false);
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
@@ -101,6 +107,16 @@ public final class RangeKvCommand implements Runnable {
       return 2;
     });
     return cl;
+  }
+
+  /** True in the full jar; false in the thin client jar (no server, Ratis or RocksDB classes). */
+  static boolean hostsNodes() {
+    try {
+      Class.forName("dev.rangekv.server.node.RangeKvNode", false, RangeKvCommand.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false; // the thin jar: the launcher runs start and demo with the full one
+    }
   }
 
   private static String oneLine(Throwable ex) {
@@ -142,6 +158,14 @@ public final class RangeKvCommand implements Runnable {
 
   public static void main(String[] args) {
     configureLogging(args);
-    System.exit(commandLine().execute(args));
+    String[] expanded;
+    try {
+      expanded = ConfigFile.expand(args);
+    } catch (CliException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(e.exitCode());
+      return;
+    }
+    System.exit(commandLine().execute(expanded));
   }
 }

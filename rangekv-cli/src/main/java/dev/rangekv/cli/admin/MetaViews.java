@@ -2,6 +2,7 @@ package dev.rangekv.cli.admin;
 
 import dev.rangekv.cli.format.KeyFormat;
 import dev.rangekv.cli.format.Table;
+import dev.rangekv.core.key.KeyText;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.FigureProto;
 import dev.rangekv.proto.NodeRecord;
@@ -55,8 +56,10 @@ public final class MetaViews {
     m.put("rangeId", d.getRangeId());
     m.put("start", keys.plain(d.getStart().toByteArray()));
     m.put("startHex", HexFormat.of().formatHex(d.getStart().toByteArray()));
+    m.put("startText", KeyText.render(ProtoValues.key(d.getStart())));
     m.put("end", d.getEndInfinite() ? null : keys.plain(d.getEnd().toByteArray()));
     m.put("endHex", d.getEndInfinite() ? null : HexFormat.of().formatHex(d.getEnd().toByteArray()));
+    m.put("endText", d.getEndInfinite() ? "+inf" : KeyText.render(ProtoValues.key(d.getEnd())));
     m.put("generation", d.getGeneration());
     List<Object> replicas = new ArrayList<>();
     for (ReplicaProto r : d.getReplicasList()) {

@@ -6,6 +6,7 @@ import dev.rangekv.cli.format.DurationText;
 import dev.rangekv.cli.format.Table;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.server.node.LocalCluster;
 import java.io.IOException;
@@ -27,9 +28,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code rangekv demo}: starts a cluster inside this JVM under a temporary directory with small
- * thresholds, runs seed 000's order-events workload keyed by time (phase 1) and then by order id
- * (phase 2), prints a live line per tick and the controller's events, and ends with a summary comparing
- * the two. Ctrl-C stops it cleanly; the directory is removed unless {@code --keep-data}.
+ * thresholds, runs seed 000's order-events workload keyed by time (phase 1), by order id (phase 2) and
+ * by (bucket, time) (phase 3), prints a live line per tick and the controller's events, asks each
+ * design for the last minute of events, and ends with a summary comparing the three and what to try
+ * next. Ctrl-C stops it cleanly; the directory is removed unless {@code --keep-data}.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Run a cluster in this JVM and watch range sharding work: a monotonic key (the trap), then a spread"
@@ -38,14 +40,15 @@ public final class DemoCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--duration", defaultValue = "60s", converter = DurationText.class,
-      description = "total run time, split evenly between the two phases (default ${DEFAULT-VALUE})")
+  @Option(names = "--duration", defaultValue = "90s", converter = DurationText.class,
+      description = "total run time, split evenly between the three phases (default ${DEFAULT-VALUE})")
   Duration duration;
 
-  @Option(names = "--nodes", defaultValue = "3", description = "nodes in the cluster (1-7, default ${DEFAULT-VALUE})")
+  @Option(names = "--nodes", defaultValue = "4", description = "nodes in the cluster (1-7, default ${DEFAULT-VALUE})")
   int nodes;
 
-  @Option(names = "--writers", defaultValue = "8", description = "writer threads (1-64, default ${DEFAULT-VALUE})")
+  @Option(names = "--writers", defaultValue = "256",
+      description = "writes in flight: asynchronous puts not yet acknowledged (1-4096, default ${DEFAULT-VALUE})")
   int writerCount;
 
   @Option(names = "--interval", defaultValue = "1s", converter = DurationText.class,
@@ -126,16 +129,19 @@ public final class DemoCommand implements Callable<Integer> {
         addresses.add(cluster.config(i).clientAddress());
         nodeIds.add(cluster.config(i).nodeId());
       }
+      out.println("cluster: " + String.join(",", addresses) + "  (from another shell while it runs: rangekv ranges --cluster "
+          + addresses.get(0) + ")");
+      out.flush();
       try (RangeKvClient client = RangeKvClient.connect(addresses, ClientOptions.defaults());
            MetaCalls meta = new MetaCalls(addresses, Duration.ofSeconds(5))) {
-        Writers writers = new Writers(client);
+        Writers writers = new Writers(client, writerCount);
         Monitor monitor = new Monitor(meta, writers, out, nodeIds);
         // one write first: the clock starts once the ranges have leaders, not during the first elections
         client.withTimeout(Duration.ofSeconds(30)).put(Phase.BY_ORDER.key(0, "warm-up", 0), new byte[1]);
         monitor.skipEarlierEvents();
         List<PhaseStats> phases = new ArrayList<>();
         Map<Phase, PhaseStats> byPhase = new EnumMap<>(Phase.class);
-        writers.start(writerCount);
+        writers.start();
         try {
           for (Phase phase : Phase.values()) {
             if (interrupted) {
@@ -149,14 +155,18 @@ public final class DemoCommand implements Callable<Integer> {
             phases.add(stats);
             byPhase.put(phase, stats);
             runPhase(monitor, stats, byPhase, duration.dividedBy(Phase.values().length));
+            stats.ended(System.currentTimeMillis());
           }
         } finally {
           writers.stop();
         }
+        List<LastMinute> queries = lastMinute(out, client, phases);
         if (writers.errors() > 0) {
           out.println("failed writes: " + writers.errors() + " (last: " + writers.lastError() + ")");
         }
-        Summary.print(out, phases, interval.toMillis() / 1000.0);
+        Summary.print(out, phases, queries, new Summary.Setup(nodes, writerCount, interval.toMillis() / 1000.0,
+            Runtime.getRuntime().availableProcessors()));
+        Summary.tryNext(out, "http://" + cluster.node(0).httpAddress().orElseThrow() + "/ui/", addresses.get(0));
       }
     } catch (IOException e) {
       throw new CliException("the demo cluster did not start: " + e.getMessage(), e);
@@ -179,12 +189,34 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** Each design asked for the last minute of its events (up to its phase's end), writers stopped. */
+  private List<LastMinute> lastMinute(PrintWriter out, RangeKvClient client, List<PhaseStats> phases) {
+    List<LastMinute> answers = new ArrayList<>();
+    if (interrupted) {
+      return answers;
+    }
+    out.println();
+    out.println("== the last minute of events, asked of each design ==");
+    for (PhaseStats p : phases) {
+      try {
+        LastMinute q = LastMinute.ask(client.withTimeout(Duration.ofSeconds(60)), p.phase(), p.endedMillis() - 60_000,
+            p.endedMillis());
+        answers.add(q);
+        out.println(Summary.queryLine(q));
+      } catch (RangeKvException e) {
+        out.println(p.phase().shortName() + ": the query failed: " + e.code() + ": " + e.getMessage());
+      }
+      out.flush();
+    }
+    return answers;
+  }
+
   private void validate() {
     if (nodes < 1 || nodes > 7) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--nodes must be in [1, 7], got " + nodes);
     }
-    if (writerCount < 1 || writerCount > 64) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--writers must be in [1, 64], got " + writerCount);
+    if (writerCount < 1 || writerCount > 4096) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--writers must be in [1, 4096], got " + writerCount);
     }
     if (interval.toMillis() < 200 || duration.compareTo(interval.multipliedBy(2)) < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(),

@@ -5,14 +5,17 @@ import dev.rangekv.server.node.RaftTuning;
 import java.time.Duration;
 
 /**
- * The demo's sizes and thresholds: small enough that a few writer threads split ranges within seconds
- * even on a busy 2-core box, where a 3-replica cluster in one JVM acknowledges only ~50-150 writes/s
- * (BENCHMARKS.md "What still limits writes"): 1 MiB ranges, 4 KiB event values, a load-split threshold
- * of 40 QPS, one controller tick per live line, short cooldowns.
+ * The demo's sizes and thresholds: small enough that ranges split within seconds on a busy 2-core box,
+ * where the whole 4-node cluster in one JVM took ~400 writes/s (CPU-bound, README "Choosing keys"): 1 MiB ranges,
+ * 512-byte event values, a load-split threshold well under one range's rate, one controller tick per
+ * live line, short cooldowns; B = 8 buckets for the bucketed design (one per 2 ranges of a 4-node map).
  */
 final class DemoSettings {
-  /** Bytes per event value: big enough that ranges fill in seconds at demo write rates. */
-  static final int VALUE_BYTES = 4096;
+  /** Bytes per event value: ranges fill (and split by size) in seconds at demo write rates. */
+  static final int VALUE_BYTES = 512;
+
+  /** Buckets of the bucketed design: each a time-ordered stream; the time query merges B scans. */
+  static final int BUCKETS = 8;
 
   private DemoSettings() {}
 
@@ -29,7 +32,7 @@ final class DemoSettings {
     long tickMillis = Math.max(500, tick.toMillis());
     return ControllerConfig.builder()
         .maxBytes(1 << 20)
-        .splitQps(40)
+        .splitQps(200)
         .loadSplitIntervals(2)
         .loadSplitMinSamples(30)
         .splitCooldownMillis(Math.max(10_000, 4 * tickMillis))

@@ -9,6 +9,7 @@ import dev.rangekv.proto.ListRangeStatsRequest;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.ReplicaProto;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +27,8 @@ final class Monitor {
   private final Writers writers;
   private final PrintWriter out;
   private final List<String> nodeIds;
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private long lastSeq;
 
   Monitor(MetaCalls meta, Writers writers, PrintWriter out, List<String> nodeIds) {
@@ -43,6 +46,7 @@ final class Monitor {
   void tick(PhaseStats stats, Map<Phase, PhaseStats> byPhase, double tickSeconds, double elapsed) {
     Map<Long, Long> window = writers.drainWindow();
     stats.tick(tickSeconds, window);
+    stats.cpu(os.getProcessCpuLoad(), tickSeconds);
     long writes = window.values().stream().mapToLong(Long::longValue).sum();
     long hottest = window.values().stream().mapToLong(Long::longValue).max().orElse(0);
     StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%s %3.0fs] %,7.0f writes/s  ranges written %d",

@@ -17,6 +17,8 @@ final class PhaseStats {
   private int ranges;
   private String nodes = "";
   private final Map<String, Integer> events = new TreeMap<>();
+  private double cpuSeconds; // sum over ticks of (process CPU load x tick length)
+  private long endedMillis;
 
   PhaseStats(Phase phase) {
     this.phase = phase;
@@ -40,6 +42,24 @@ final class PhaseStats {
   void map(int rangeCount, String perNode) {
     ranges = rangeCount;
     nodes = perNode;
+  }
+
+  /** The process's CPU load over the last tick: 0 (idle) to 1 (every core busy); negative when unknown. */
+  void cpu(double load, double tickSeconds) {
+    cpuSeconds += Math.max(0, load) * tickSeconds;
+  }
+
+  /** The mean process CPU load over the phase, 0 to 1 of all cores. */
+  double cpuLoad() {
+    return seconds == 0 ? 0 : cpuSeconds / seconds;
+  }
+
+  void ended(long atMillis) {
+    endedMillis = atMillis;
+  }
+
+  long endedMillis() {
+    return endedMillis;
   }
 
   void event(String kind) {

@@ -4,81 +4,103 @@ import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The demo's writer threads: each writes order events of the current {@link Phase} through the client
- * as fast as the cluster acknowledges them, and counts every acknowledged write against the range the
- * client routed it to (its cached descriptor), so the monitor can tell how spread the writes are.
- * Failed writes are counted, not retried: the client already retried within its deadline.
+ * The demo's writers: one thread issues asynchronous puts of order events of the current {@link Phase},
+ * keeping at most {@code inFlight} unacknowledged (a semaphore), so the cluster, not a handful of
+ * blocked threads, sets the pace: with enough writes in flight one range saturates. Every acknowledged
+ * write is counted against the range the client routed it to (its cached descriptor), so the monitor
+ * can tell how spread the writes are. Failed writes are counted, not retried: the client already
+ * retried within its deadline.
  */
 final class Writers {
   private final RangeKvClient client;
-  private final List<Thread> threads = new ArrayList<>();
+  private final Semaphore permits;
+  private final int inFlight;
   private final AtomicReference<Map<Long, LongAdder>> window = new AtomicReference<>(new ConcurrentHashMap<>());
   private final LongAdder errors = new LongAdder();
   private final AtomicReference<String> lastError = new AtomicReference<>("");
   private volatile Phase phase = Phase.BY_TIME;
   private volatile boolean stopped;
+  private Thread driver;
 
-  Writers(RangeKvClient client) {
+  Writers(RangeKvClient client, int inFlight) {
     this.client = client;
+    this.inFlight = inFlight;
+    this.permits = new Semaphore(inFlight);
   }
 
-  void start(int count) {
-    for (int i = 0; i < count; i++) {
-      int writer = i;
-      Thread t = new Thread(() -> loop(writer), "demo-writer-" + i);
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
-    }
+  void start() {
+    driver = new Thread(this::loop, "demo-writers");
+    driver.setDaemon(true);
+    driver.start();
   }
 
   void phase(Phase p) {
     phase = p;
   }
 
-  private void loop(int writer) {
-    SplittableRandom random = new SplittableRandom(writer * 7919L + System.nanoTime());
-    byte[] value = new byte[DemoSettings.VALUE_BYTES];
+  private void loop() {
+    SplittableRandom random = new SplittableRandom(System.nanoTime());
     long seq = 0;
-    while (!stopped) {
-      String orderId = String.format("o%07d", random.nextInt(10_000_000));
-      Key key = phase.key(System.currentTimeMillis(), orderId, writer * 1_000_000_000L + seq++);
-      fill(value, orderId, random);
-      try {
-        client.put(key, value);
-        window.get().computeIfAbsent(client.rangeOf(key).rangeId(), id -> new LongAdder()).increment();
-      } catch (RangeKvException e) {
-        errors.increment();
-        String m = e.code() + ": " + e.getMessage();
-        lastError.set(m.length() > 200 ? m.substring(0, 200) + "..." : m);
+    try {
+      while (!stopped) {
+        if (!permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+          continue;
+        }
+        String orderId = String.format("o%07d", random.nextInt(10_000_000));
+        Key key = phase.key(System.currentTimeMillis(), orderId, seq++);
+        client.putAsync(key, value(orderId, random)).whenComplete((ok, e) -> {
+          permits.release();
+          if (e == null) {
+            window.get().computeIfAbsent(client.rangeOf(key).rangeId(), id -> new LongAdder()).increment();
+          } else {
+            failed(e);
+          }
+        });
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // stop() interrupts only after its bounded wait: just end
     }
   }
 
-  private static void fill(byte[] value, String orderId, SplittableRandom random) {
+  private void failed(Throwable e) {
+    errors.increment();
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    String m = cause instanceof RangeKvException r ? r.code() + ": " + r.getMessage() : String.valueOf(cause);
+    lastError.set(m.length() > 200 ? m.substring(0, 200) + "..." : m);
+  }
+
+  /** A fresh array per write: an async put may still hold the previous one. */
+  private static byte[] value(String orderId, SplittableRandom random) {
+    byte[] value = new byte[DemoSettings.VALUE_BYTES];
     byte[] head = ("{\"order\":\"" + orderId + "\",\"status\":\"paid\",\"amount\":" + random.nextInt(100_000) + ",\"pad\":\"")
         .getBytes(StandardCharsets.UTF_8);
     Arrays.fill(value, (byte) 'x');
     System.arraycopy(head, 0, value, 0, Math.min(head.length, value.length));
+    return value;
   }
 
   /** Writes per range id since the last call (the monitor's tick), and starts a new window. */
   Map<Long, Long> drainWindow() {
     Map<Long, LongAdder> old = window.getAndSet(new ConcurrentHashMap<>());
-    Map<Long, Long> out = new java.util.HashMap<>();
+    Map<Long, Long> out = new HashMap<>();
     old.forEach((id, n) -> out.put(id, n.sum()));
     return out;
+  }
+
+  int inFlight() {
+    return inFlight;
   }
 
   long errors() {
@@ -89,12 +111,14 @@ final class Writers {
     return lastError.get();
   }
 
-  /** Stops the writers and waits (bounded) for their in-flight writes. */
+  /** Stops issuing writes and waits (bounded) until every write in flight has been answered. */
   void stop() throws InterruptedException {
     stopped = true;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    for (Thread t : threads) {
-      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+    if (driver != null) {
+      driver.join(TimeUnit.SECONDS.toMillis(5));
+    }
+    if (permits.tryAcquire(inFlight, 15, TimeUnit.SECONDS)) {
+      permits.release(inFlight);
     }
   }
 }

@@ -1,23 +1,16 @@
 package dev.rangekv.cli.format;
 
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.key.KeyCodec;
+import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.key.RangeEnd;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Keys and values on the command line: UTF-8 text by default, raw bytes as hex with {@code --hex}.
- * Rendering for people shows printable text as is, tuple keys (from {@link KeyCodec}) as
- * {@code (a, b, c)} (a split key cut inside a tuple as its whole elements plus the escaped rest, e.g.
- * {@code ("t", 17)+"\x02o1"}), other keys escaped ({@code "\x00ab"}) and values as {@code 0x...};
- * with hex on, always hex. Immutable.
+ * Keys for people are rendered by {@link KeyText} (tuple keys as {@code /events/2026-12-01T08:40:11Z/7},
+ * others raw as text or escaped); values as printable text or {@code 0x...}; with hex on, both always hex.
+ * Immutable.
  *
  * @param hex keys and values are hex on input and output
  */
@@ -62,68 +55,16 @@ public record KeyFormat(boolean hex) {
 
   /** {@code [start, end)} for people. */
   public String span(Key start, RangeEnd end) {
-    return "[" + (start.isEmpty() ? "\"\"" : render(start)) + ", " + render(end) + ")";
+    return hex ? "[" + render(start) + ", " + render(end) + ")" : KeyText.span(start, end);
   }
 
-  private String renderBytes(byte[] bytes, boolean tryTuple) {
+  private String renderBytes(byte[] bytes, boolean key) {
     if (hex) {
       return "0x" + HexFormat.of().formatHex(bytes);
     }
-    String text = printableUtf8(bytes);
-    if (text != null) {
-      return text;
+    if (key) {
+      return KeyText.render(Key.of(bytes));
     }
-    if (tryTuple) {
-      String tuple = tuple(bytes);
-      if (tuple != null) {
-        return tuple;
-      }
-      // a split key may cut a tuple inside an element: show the whole elements, then the rest
-      for (int len = bytes.length - 1; len > 0; len--) {
-        String head = tuple(Arrays.copyOf(bytes, len));
-        if (head != null) {
-          return head + "+" + Key.of(Arrays.copyOfRange(bytes, len, bytes.length)).toFullString();
-        }
-      }
-      return Key.of(bytes).toFullString();
-    }
-    return "0x" + HexFormat.of().formatHex(bytes);
-  }
-
-  private static String printableUtf8(byte[] bytes) {
-    String s;
-    try {
-      s = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return null; // not text: the caller shows it another way
-    }
-    return s.codePoints().allMatch(c -> c >= 0x20 && c != 0x7f && !Character.isISOControl(c)) ? s : null;
-  }
-
-  private static String tuple(byte[] bytes) {
-    List<Object> elements;
-    try {
-      elements = KeyCodec.decode(Key.of(bytes));
-    } catch (IllegalArgumentException e) {
-      return null; // not an encoded tuple: the caller falls back to hex
-    }
-    if (elements.isEmpty()) {
-      return null;
-    }
-    return elements.stream().map(KeyFormat::element).collect(Collectors.joining(", ", "(", ")"));
-  }
-
-  private static String element(Object e) {
-    if (e instanceof String s) {
-      return "\"" + s + "\"";
-    }
-    if (e instanceof Key k) {
-      return "0x" + k.toHex();
-    }
-    return String.valueOf(e);
+    return KeyText.printableText(bytes).orElseGet(() -> "0x" + HexFormat.of().formatHex(bytes));
   }
 }

@@ -93,6 +93,11 @@ public final class StartCommand implements Callable<Integer> {
       + " (loopback tests and demos only)")
   boolean insecure;
 
+  // read before parsing, by ConfigFile.expand in main; declared here for --help and the parser
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "node options from a properties file (see conf/rangekv-node.properties); the command line wins")
+  Path config;
+
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "a controller setting, e.g. range.max-bytes=1048576, controller.tick=2000 (ms); repeatable")
   Map<String, String> settings;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.ListRangeStatsRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -165,17 +166,9 @@ class ConsoleBrowserTest {
         .getRangesList();
   }
 
-  /** A start key as the console prints it: printable ASCII as is, other bytes (and the backslash) as \\xNN. */
+  /** A start key as the console prints it: as the CLI does ({@link KeyText}), the empty start as -inf. */
   private static String label(RangeDescriptorProto d) {
-    if (d.getStart().isEmpty()) {
-      return "-inf";
-    }
-    StringBuilder b = new StringBuilder();
-    for (byte x : d.getStart().toByteArray()) {
-      int c = x & 0xff;
-      b.append(c >= 0x20 && c < 0x7f && c != 0x5c ? String.valueOf((char) c) : String.format("\\x%02x", c));
-    }
-    return b.toString();
+    return d.getStart().isEmpty() ? "-inf" : KeyText.render(Key.of(d.getStart().toByteArray()));
   }
 
   private static void load(ChromeDriver browser, String url) {

@@ -2,8 +2,11 @@ package dev.rangekv.cli.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
+import dev.rangekv.core.key.KeyText;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +39,14 @@ class PhaseStatsTest {
   void phaseKeys_sortByTimeFirst_orByOrderFirst_inSeparateTables() {
     assertThat(Phase.BY_TIME.key(2, "o1", 0)).isGreaterThan(Phase.BY_TIME.key(1, "o9", 0));
     assertThat(Phase.BY_ORDER.key(2, "o1", 0)).isLessThan(Phase.BY_ORDER.key(1, "o9", 0));
-    assertThat(KeyCodec.decode(Phase.BY_ORDER.key(5, "o1", 7))).containsExactly("events_by_order", "o1", 5L, 7L);
-    assertThat(Phase.BY_TIME.mentionedIn("prefix \"\\x02events_by_time\\x00\"")).isTrue();
-    assertThat(Phase.BY_ORDER.mentionedIn("prefix \"\\x02events_by_time\\x00\"")).isFalse();
+    assertThat(KeyCodec.decode(Phase.BY_ORDER.key(5, "o1", 7)))
+        .containsExactly("events_by_order", "o1", Instant.ofEpochMilli(5), 7L);
+    assertThat(Phase.BY_TIME.mentionedIn("prefix /events_by_time+\"\\x03\"")).isTrue();
+    assertThat(Phase.BY_ORDER.mentionedIn("prefix /events_by_time+\"\\x03\"")).isFalse();
+    Key bucketed = Phase.BUCKETED.key(5, "o1", 7);
+    assertThat(KeyCodec.decode(Phase.BUCKETS.strip(bucketed)))
+        .containsExactly("events_bucketed", Instant.ofEpochMilli(5), "o1", 7L);
+    assertThat(KeyText.render(bucketed)).matches("#[0-9a-f]{2}/events_bucketed/1970-01-01T00:00:00.005Z/o1/7");
   }
 
   @Test
@@ -50,11 +58,20 @@ class PhaseStatsTest {
     b.tick(2.0, Map.of(1L, 100L, 2L, 100L, 3L, 100L, 4L, 100L));
     b.event("move");
     StringWriter w = new StringWriter();
-    Summary.print(new PrintWriter(w), List.of(a, b), 2.0);
+    PhaseStats c = new PhaseStats(Phase.BUCKETED);
+    c.tick(2.0, Map.of(5L, 300L, 6L, 300L));
+    LastMinute q = new LastMinute(Phase.BUCKETED, 500, 500, 8, 40, true);
+    Summary.print(new PrintWriter(w), List.of(a, b, c), List.of(q), new Summary.Setup(4, 256, 2.0, 2));
+    String cell = "%-36s  ";
     assertThat(w.toString())
-        .contains("writes/s (acknowledged)     100                                   200")
-        .contains("hottest range's share       100% of writes                        25% of writes")
-        .contains("moves / leader transfers    0 / 0                                 1 / 0")
-        .contains("alerts about its keys       alert-monotonic x1                    none");
+        .contains(String.format("%-25s  " + cell + cell + "300 (3.0x phase 1)", "writes/s (acknowledged)", "100",
+            "200 (2.0x phase 1)"))
+        .contains(String.format("%-25s  " + cell + cell + "50%% of writes", "hottest range's share", "100% of writes",
+            "25% of writes"))
+        .contains(String.format("%-25s  " + cell + cell + "0 / 0", "moves / leader transfers", "0 / 0", "1 / 0"))
+        .contains(String.format("%-25s  " + cell + cell + "none", "alerts about its keys", "alert-monotonic x1", "none"))
+        .contains(String.format("%-25s  " + cell + cell + "500 read by 8 scans, 40 ms", "last minute of events",
+            "not asked", "not asked"))
+        .contains("CPU was not the bound: 256 writes in flight were");
   }
 }

@@ -29,7 +29,7 @@ class KeyFormatTest {
   void render_showsPrintableText_tuples_andHexOtherwise() {
     assertThat(text.render(Key.utf8("user42"))).isEqualTo("user42");
     Key tuple = KeyCodec.tuple().addLong(7).addString("o1").build();
-    assertThat(text.render(tuple)).isEqualTo("(7, \"o1\")");
+    assertThat(text.render(tuple)).isEqualTo("/7/o1");
     assertThat(text.render(Key.of(new byte[] {(byte) 0xfe, 0x00}))).isEqualTo("\"\\xfe\\x00\"");
     assertThat(text.renderValue(new byte[] {(byte) 0xfe, 0x00})).isEqualTo("0xfe00");
     assertThat(hex.render(Key.utf8("a"))).isEqualTo("0x61");
@@ -39,7 +39,7 @@ class KeyFormatTest {
   void render_ofATupleCutInsideAnElement_showsTheWholeElementsThenTheRest() {
     Key whole = KeyCodec.tuple().addString("t").addLong(17).addString("o1").build();
     Key cut = whole.prefix(whole.size() - 2);
-    assertThat(text.render(cut)).isEqualTo("(\"t\", 17)+\"\\x02o\"");
+    assertThat(text.render(cut)).isEqualTo("/t/17+\"\\x02o\"");
   }
 
   @Test

@@ -27,14 +27,19 @@ class DemoProcessTest {
   void demo_showsSplitsMovesAndTheMonotonicAlert_thenCleansUp() throws Exception {
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     try (CliProcess demo = CliProcess.start(dir.resolve("demo.log"), List.of("-Xmx1g", "-Djava.io.tmpdir=" + tmp),
-        List.of("demo", "--duration", "30s", "--nodes", "4"))) {
+        List.of("demo", "--duration", "30s"))) {
       int exit = demo.awaitExit(Duration.ofSeconds(200));
       String out = demo.output();
       assertThat(exit).as(out).isZero();
       assertThat(out).as(out)
           .contains("== phase 1 (event_ts, order_id, seq): the monotonic trap ==")
-          .contains("== phase 2 (order_id, event_ts, seq): writes spread ==")
-          .contains("== summary: the same order events, two key designs ==");
+          .contains("== phase 2 (order_id, event_ts, seq): writes spread, time order lost ==")
+          .contains("== phase 3 (bucket, event_ts, order_id, seq): writes spread, time order kept ==")
+          .contains("== summary: the same order events, three key designs ==")
+          .contains("== what to try next ==")
+          .containsPattern("phase 3 \\(bucket, event_ts, order_id, seq\\): [0-9,]+ events in the window; 8 scans merged,"
+              + " read [0-9,]+ keys in [0-9,]+ ms; time order kept")
+          .containsPattern("split \\[r\\d+,r\\d+\\] r\\d+ split at /events_by_time/");
       assertThat(events(out, "split")).as(out).isPositive();
       assertThat(events(out, "move") + events(out, "leader-transfer")).as(out).isPositive();
       assertThat(events(out, "alert-monotonic")).as(out).isPositive();

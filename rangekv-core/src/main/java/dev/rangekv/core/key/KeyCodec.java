@@ -93,6 +93,9 @@ public final class KeyCodec {
           if (nanos < 0 || nanos > 999_999_999) {
             throw malformed(pos + 8, "nanos out of range " + nanos);
           }
+          if (seconds < Instant.MIN.getEpochSecond() || seconds > Instant.MAX.getEpochSecond()) {
+            throw malformed(pos, "seconds out of Instant's range " + seconds);
+          }
           out.add(Instant.ofEpochSecond(seconds, nanos));
           pos += 12;
         }

@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.Move;
@@ -79,10 +80,10 @@ final class AdminOperations {
 
   CompletableFuture<AdminSplitResponse> splitStep(InFlight.Lease lease, long id, Optional<ByteString> key,
       SplitCause cause, Explanation why) {
-    String at = key.map(k -> ProtoValues.key(k).toString()).orElse("the store's midpoint");
+    String at = key.map(k -> KeyText.render(ProtoValues.key(k))).orElse("the store's midpoint");
     return steps.run(lease, "split", List.of(id), why, () -> actions.split(id, key),
         r -> new StepRunner.Done(List.of(r.getLeft(), r.getRight()), StepRunner.ids(r.getLeft(), r.getRight()),
-            "r" + id + " split at " + (key.isPresent() ? at : ProtoValues.key(r.getRight().getStart()) + " (midpoint)")
+            "r" + id + " split at " + (key.isPresent() ? at : KeyText.render(ProtoValues.key(r.getRight().getStart())) + " (midpoint)")
                 + " -> r" + r.getLeft().getRangeId() + ", r" + r.getRight().getRangeId(),
             List.of(SplitHistory.causeFigure(cause))));
   }

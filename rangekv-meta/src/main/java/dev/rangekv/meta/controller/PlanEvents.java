@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.hotspot.HotspotAlert;
+import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.split.SplitDecision;
 import dev.rangekv.proto.EventProto;
@@ -36,11 +37,11 @@ final class PlanEvents {
     for (HotspotAlert a : plan.alerts()) {
       if (a instanceof HotspotAlert.MonotonicKey m) {
         out.add(EventLog.event("alert-monotonic", List.of(m.rangeId()), m.why(),
-            "monotonic keys under prefix " + m.keyPrefix() + " in r" + m.rangeId() + ": " + m.suggestion(),
+            "monotonic keys under prefix " + KeyText.render(m.keyPrefix()) + " in r" + m.rangeId() + ": " + m.suggestion(),
             nowMillis));
       } else if (a instanceof HotspotAlert.HotKey h) {
         out.add(EventLog.event("alert-hot-key", List.of(h.rangeId()), h.why(),
-            "hot key " + h.key() + " in r" + h.rangeId() + ": " + h.suggestion(), nowMillis));
+            "hot key " + KeyText.render(h.key()) + " in r" + h.rangeId() + ": " + h.suggestion(), nowMillis));
       }
     }
     return out;

@@ -47,7 +47,7 @@ class ControllerEventsTest {
       assertThat(figure(e, "minShare")).isEqualTo(0.2);
     });
     assertThat(h.events("alert-hot-key")).singleElement()
-        .satisfies(e -> assertThat(e.getDetail()).contains("hot key \"k00005\""));
+        .satisfies(e -> assertThat(e.getDetail()).contains("hot key k00005 "));
 
     h.clock.addAndGet(EventLog.QUIET_MILLIS);
     h.tick();

@@ -72,7 +72,7 @@ class ControllerTest {
     assertThat(figure(split, "bytes")).isEqualTo(18_000);
     assertThat(figure(split, "maxBytes")).isEqualTo(10_000);
     assertThat(figure(split, "cause")).isEqualTo(1.0);
-    assertThat(split.getDetail()).contains("r1 split at \"k00090\"");
+    assertThat(split.getDetail()).contains("r1 split at k00090 ");
 
     // The left half's last stats predate the split: without a new heartbeat it is not split again.
     h.controller.tick(h.clock.get() + 1);

@@ -85,7 +85,7 @@ public final class Console {
       return;
     }
     try {
-      NodeHttp.reply(ex, 200, JSON, PRINTER.print(answer));
+      NodeHttp.reply(ex, 200, JSON, KeyTextJson.withKeyText(PRINTER.print(answer), answer));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("printing " + answer.getClass().getSimpleName() + " as JSON failed", e);
     }

@@ -3,10 +3,13 @@ package dev.rangekv.server.console;
 import dev.rangekv.server.observe.KeyHeatRing;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The heat map as JSON: {@code {"columns":[{"at":millis,"bands":[{"range":"id","start":base64,"read":qps,
- * "write":qps,"bytes":written per second}...]}...]}}, columns oldest first, bands in key order; range ids are strings, as protobuf's
+ * "write":qps,"bytes":written per second}...]}...],"keyText":{base64:text...}}, columns oldest first, bands
+ * in key order; range ids are strings, as protobuf's
  * JSON prints uint64 (they do not fit a JavaScript number).
  */
 final class HeatJson {
@@ -14,11 +17,13 @@ final class HeatJson {
 
   static String of(List<KeyHeatRing.Column> columns) {
     StringBuilder b = new StringBuilder(64 + columns.size() * 256).append("{\"columns\":[");
+    Map<String, String> texts = new TreeMap<>();
     for (int i = 0; i < columns.size(); i++) {
       KeyHeatRing.Column c = columns.get(i);
       b.append(i == 0 ? "" : ",").append("{\"at\":").append(c.atMillis()).append(",\"bands\":[");
       for (int j = 0; j < c.bands().size(); j++) {
         KeyHeatRing.Band band = c.bands().get(j);
+        KeyTextJson.put(texts, band.start().toByteArray());
         b.append(j == 0 ? "" : ",").append("{\"range\":\"").append(Long.toUnsignedString(band.rangeId())).append('"')
             .append(",\"start\":\"").append(Base64.getEncoder().encodeToString(band.start().toByteArray()))
             .append("\",\"read\":").append(number(band.readQps()))
@@ -27,7 +32,7 @@ final class HeatJson {
       }
       b.append("]}");
     }
-    return b.append("]}").toString();
+    return KeyTextJson.withKeyText(b.append("]}").toString(), texts);
   }
 
   private static String number(double d) {

@@ -1,0 +1,151 @@
+package dev.rangekv.cli.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.server.node.NodeConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution archive as a user meets it: unpacked into a temp dir, {@code bin/rangekv} runs the
+ * demo, and three {@code bin/rangekv start --config conf/...} processes (command-line options winning
+ * over the file) form a cluster that the thin-jar commands talk to. Runs in the integration-test phase,
+ * after {@code package} made the archive ({@code rangekv.dist} names it).
+ */
+@Timeout(420)
+class DistributionIT {
+  private static final Duration STEP = Duration.ofSeconds(90);
+
+  @TempDir
+  Path dir;
+
+  private Path home;
+  private final List<Process> processes = new ArrayList<>();
+
+  @BeforeEach
+  void unpack() throws Exception {
+    Path archive = Path.of(System.getProperty("rangekv.dist", "target/rangekv-missing.tar.gz"));
+    assertThat(archive).as("the archive mvn package makes").exists();
+    Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", dir.toString()).inheritIO().start();
+    assertThat(tar.waitFor(60, TimeUnit.SECONDS) && tar.exitValue() == 0).as("tar -xzf").isTrue();
+    try (var entries = Files.list(dir)) {
+      home = entries.filter(p -> p.getFileName().toString().startsWith("rangekv-")).findFirst().orElseThrow();
+    }
+    assertThat(home.resolve("bin/rangekv")).isExecutable();
+    assertThat(home.resolve("lib/rangekv.jar")).exists();
+    assertThat(home.resolve("lib/rangekv-thin.jar")).exists();
+    assertThat(home.resolve("conf/rangekv-node.properties")).exists();
+    assertThat(home.resolve("README")).content().contains("bin/rangekv demo");
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    for (Process p : processes) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void demo_andThreeNodesFromTheConfigFile_runFromTheUnpackedArchive() throws Exception {
+    Run version = run("version", List.of("--version"), Duration.ofSeconds(60));
+    assertThat(version.exit()).as(version.out()).isZero();
+    assertThat(version.out()).contains("rangekv ").contains("commit ");
+
+    Run demo = run("demo", List.of("demo", "--duration", "10s"), Duration.ofSeconds(240));
+    assertThat(demo.exit()).as(demo.out()).isZero();
+    assertThat(demo.out()).contains("== summary: the same order events, three key designs ==")
+        .contains("== what to try next ==");
+
+    Path conf = home.resolve("conf/rangekv-node.properties");
+    List<String> addresses = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      String client = "127.0.0.1:" + NodeConfig.freePort();
+      List<String> args = new ArrayList<>(List.of("start", "--config", conf.toString(), "--node-id", "n" + i,
+          "--listen", client, "--raft-listen", "127.0.0.1:" + NodeConfig.freePort(),
+          "--http-addr", "127.0.0.1:" + NodeConfig.freePort(), "--data-dir", dir.resolve("n" + i).toString(),
+          "--set", "controller.tick=1000", "--insecure"));
+      if (i > 1) {
+        args.addAll(List.of("--join", addresses.get(0)));
+      }
+      addresses.add(client);
+      Path log = dir.resolve("n" + i + ".log");
+      processes.add(start(log, args));
+      String up = i == 1 ? "bootstrapped a new cluster" : "joined the cluster";
+      await(log, o -> o.contains(up), "n" + i + " up");
+      if (i == 1) {
+        Run put = run("put", List.of("put", "greeting", "hello", "--cluster", client), STEP);
+        assertThat(put.exit()).as(put.out()).isZero();
+      }
+    }
+    String cluster = String.join(",", addresses);
+    long deadline = System.nanoTime() + STEP.toNanos();
+    Run nodes;
+    do {
+      nodes = run("nodes", List.of("nodes", "--cluster", cluster), STEP);
+    } while (!nodes.out().contains("3 nodes, 3 live") && System.nanoTime() < deadline && pause());
+    assertThat(nodes.out()).contains("3 nodes, 3 live");
+    Run get = run("get", List.of("get", "greeting", "--cluster", cluster), STEP);
+    assertThat(get.exit()).as(get.out()).isZero();
+    assertThat(get.out()).isEqualTo("hello\n");
+    // the thin jar's first run made the class data sharing archive the later runs use
+    assertThat(home.resolve("lib/rangekv-thin.jsa")).exists();
+  }
+
+  private record Run(int exit, String out) {}
+
+  private Run run(String name, List<String> args, Duration timeout) throws Exception {
+    Path log = dir.resolve(name + "-" + System.nanoTime() + ".log");
+    Process p = start(log, args);
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(name + " still running after " + timeout + ":\n" + read(log));
+    }
+    return new Run(p.exitValue(), read(log));
+  }
+
+  private Process start(Path log, List<String> args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/rangekv").toString()));
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    Map<String, String> env = pb.environment();
+    env.put("JAVA_HOME", System.getProperty("java.home"));
+    env.put("RANGEKV_JAVA_OPTS", "-Xmx512m -Djava.io.tmpdir=" + dir);
+    Process p = pb.start();
+    processes.add(p);
+    return p;
+  }
+
+  private void await(Path log, Predicate<String> condition, String what) throws Exception {
+    long deadline = System.nanoTime() + STEP.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (condition.test(read(log))) {
+        return;
+      }
+      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
+    }
+    throw new AssertionError(what + ": not seen within " + STEP + ":\n" + read(log));
+  }
+
+  private static boolean pause() throws InterruptedException {
+    TimeUnit.SECONDS.sleep(1); // polling the cluster through the CLI
+    return true;
+  }
+
+  private static String read(Path log) throws IOException {
+    return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+  }
+}
