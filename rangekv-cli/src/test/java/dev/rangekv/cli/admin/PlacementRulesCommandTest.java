@@ -57,7 +57,8 @@ class PlacementRulesCommandTest {
     assertThat(removed.out()).contains("removed");
     CliRun again = run("placement", "remove", "--span", "tenant/42/");
     assertThat(again.exit()).isNotZero();
-    assertThat(again.err().strip()).isEqualTo("no placement rule for the span [tenant/42/, tenant/420)");
+    assertThat(again.err()).contains("no placement rule for the span");
+    assertThat(again.err().strip().lines().count()).isEqualTo(1);
   }
 
   @Test

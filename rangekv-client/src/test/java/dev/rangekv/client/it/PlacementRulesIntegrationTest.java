@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Placement rules on a 5-node in-JVM cluster in 3 zones (z1: n1, n4, n5; z2: n2; z3: n3): the writers'
- * span {@code user} prefers leaders in z2, the span {@code tenant/42/} is pinned to z1. Under writes,
+ * Placement rules on a 5-node in-JVM cluster in 3 zones (z1: n1, n4, n5; z2: n2; z3: n3): the whole
+ * keyspace keeps 3 replicas spread over the zones, the writers' span {@code user} prefers leaders in z2, the span {@code tenant/42/} is pinned to z1. Under writes,
  * the controller splits at the rule boundaries, moves the tenant's replicas into z1 and leaderships to
  * z2, and every other range keeps replicas in 3 distinct zones; nothing acknowledged is lost. The
  * leader preference holds again after z2's node restarts, and with all of z1 dead every 3-zone range
@@ -45,12 +45,14 @@ class PlacementRulesIntegrationTest {
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster);
         PlacementAdmin admin = PlacementAdmin.connect(seeds(cluster), Duration.ofSeconds(30))) {
+      // the whole keyspace: 3 replicas spread over the zones (also after a node returns from the dead)
+      admin.set(new PlacementRule(Key.EMPTY, dev.rangekv.core.key.RangeEnd.INFINITY, 3, List.of(), List.of(), List.of(), 0));
       SetPlacementResult users = admin.set(PlacementRule.forPrefix(USER, 3, List.of(), List.of(), List.of("z2")));
       assertThat(users.warning()).isEmpty();
       SetPlacementResult tenant = admin.set(PlacementRule.forPrefix(TENANT, 3, List.of(), List.of("z1"), List.of()));
       assertThat(tenant.warning()).isEmpty();
-      assertThat(admin.list().rules()).hasSize(2);
-      assertThat(admin.list().version()).isEqualTo(2);
+      assertThat(admin.list().rules()).hasSize(3);
+      assertThat(admin.list().version()).isEqualTo(3);
 
       AckedWriters userWriters = new AckedWriters(client, 6, ControllerClusters::uniformKey, 16 << 10, 300);
       AckedWriters tenantWriters = new AckedWriters(client, 2,
@@ -60,7 +62,7 @@ class PlacementRulesIntegrationTest {
       userWriters.join();
       tenantWriters.join();
       meta.awaitOrDump("conformance after the writes", Duration.ofMinutes(2), () -> conforming(meta.ranges()));
-      assertThat(meta.events("placement-set")).hasSize(2);
+      assertThat(meta.events("placement-set")).hasSize(3);
       assertThat(meta.ranges()).anyMatch(r -> ProtoValues.key(r.getRange().getStart()).equals(TENANT));
       userWriters.assertNoAckedWriteLost();
       tenantWriters.assertNoAckedWriteLost();
