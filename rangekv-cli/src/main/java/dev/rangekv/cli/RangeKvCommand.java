@@ -5,6 +5,7 @@ import dev.rangekv.cli.cert.CertCommand;
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.admin.MergeCommand;
 import dev.rangekv.cli.admin.MoveCommand;
+import dev.rangekv.cli.admin.PlacementRulesCommand;
 import dev.rangekv.cli.admin.NodesCommand;
 import dev.rangekv.cli.admin.PresplitCommand;
 import dev.rangekv.cli.admin.RangesCommand;
@@ -55,6 +56,7 @@ import picocli.CommandLine.Option;
         MergeCommand.class,
         MoveCommand.class,
         PresplitCommand.class,
+        PlacementRulesCommand.class,
         SimCommand.class,
         WorkloadCommand.class,
         CompletionCommand.class,

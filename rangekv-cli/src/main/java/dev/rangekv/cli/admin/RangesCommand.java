@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 
 /** {@code rangekv ranges}: the range map from the meta range, with each range's latest stats. */
 @Command(name = "ranges", mixinStandardHelpOptions = true,
-    description = "List ranges: id, span, generation, replicas, leader, size, keys, QPS (from the meta range).")
+    description = "List ranges: id, span, generation, replicas, leader, size, keys, QPS (from the meta range);"
+        + " ranges out of placement-rule conformance are marked with '!'.")
 public final class RangesCommand extends ClusterCommand {
   @Override
   protected void execute(List<String> addresses) {
@@ -20,7 +21,9 @@ public final class RangesCommand extends ClusterCommand {
     if (json()) {
       List<Object> list = new ArrayList<>();
       for (RangeStatsProto s : r.getRangesList()) {
-        list.add(MetaViews.rangeJson(s, keys()));
+        Map<String, Object> range = new LinkedHashMap<>(MetaViews.rangeJson(s, keys()));
+        range.put("placementViolations", s.getPlacementViolations()); // empty: conforms, or no rule
+        list.add(range);
       }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("mapVersion", r.getMapVersion());
@@ -29,6 +32,14 @@ public final class RangesCommand extends ClusterCommand {
       return;
     }
     MetaViews.rangesTable(r.getRangesList(), keys()).print(out());
-    out().println("-- " + r.getRangesCount() + " ranges, map version " + r.getMapVersion());
+    long outOf = 0;
+    for (RangeStatsProto s : r.getRangesList()) {
+      if (!s.getPlacementViolations().isEmpty()) {
+        out().println("! r" + s.getRange().getRangeId() + " out of placement conformance: " + s.getPlacementViolations());
+        outOf++;
+      }
+    }
+    out().println("-- " + r.getRangesCount() + " ranges, map version " + r.getMapVersion()
+        + (outOf > 0 ? ", " + outOf + " out of placement conformance (see 'rangekv why')" : ""));
   }
 }

@@ -98,6 +98,10 @@ public final class StartCommand implements Callable<Integer> {
       description = "node options from a properties file (see conf/rangekv-node.properties); the command line wins")
   Path config;
 
+  @Option(names = "--label", split = ",", paramLabel = "KEY=VALUE",
+      description = "node labels for placement rules beyond the zone, e.g. region=eu,disk=ssd")
+  Map<String, String> labels = new java.util.LinkedHashMap<>();
+
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "a controller setting, e.g. range.max-bytes=1048576, controller.tick=2000 (ms); repeatable")
   Map<String, String> settings;
@@ -272,7 +276,17 @@ public final class StartCommand implements Callable<Integer> {
     // the nodes it reaches the meta range through: the join seeds, or itself when it bootstraps the
     // cluster (any node answers meta calls or redirects to the leader, so its own address always works)
     List<String> seeds = join == null ? List.of(client.toString()) : List.copyOf(join);
-    MetaSettings meta = MetaSettings.enabled(controller, seeds).withZone(zone);
+    for (Map.Entry<String, String> l : labels.entrySet()) {
+      try {
+        dev.rangekv.core.placement.LabelConstraint.parse("+" + l.getKey() + "=" + l.getValue()); // same syntax
+      } catch (IllegalArgumentException e) {
+        throw usage("--label: " + e.getMessage());
+      }
+      if (l.getKey().equals("zone")) {
+        throw usage("--label: the zone is set with --zone");
+      }
+    }
+    MetaSettings meta = MetaSettings.enabled(controller, seeds).withZone(zone).withLabels(labels);
     HostPort http = httpAddr != null ? httpAddr : new HostPort(listen.host(), listen.port() + 2);
     if (http.port() == client.port() || http.port() == raft.port()) {
       throw usage("--http-addr port " + http.port() + " must differ from the client and raft ports");

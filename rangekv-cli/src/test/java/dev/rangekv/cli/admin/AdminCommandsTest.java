@@ -61,7 +61,7 @@ class AdminCommandsTest {
     assertThat(r.exit()).as(r.toString()).isZero();
     assertThat(r.out()).startsWith("{\"mapVersion\":9,\"ranges\":[{\"rangeId\":1,\"start\":\"\",\"startHex\":\"\",\"end\":\"m\","
         + "\"endHex\":\"6d\",\"generation\":3,\"replicas\":[{\"nodeId\":\"n1\"")
-        .contains("\"leader\":\"n4\",\"bytes\":512,\"keys\":3,\"readQps\":0,\"writeQps\":0}")
+        .contains("\"leader\":\"n4\",\"bytes\":512,\"keys\":3,\"readQps\":0,\"writeQps\":0,\"placementViolations\":\"\"}")
         .contains("\"end\":null,\"endHex\":null");
   }
 

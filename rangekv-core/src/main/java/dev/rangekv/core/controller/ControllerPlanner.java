@@ -6,6 +6,10 @@ import dev.rangekv.core.hotspot.MonotonicKeyDetector;
 import dev.rangekv.core.hotspot.MonotonicOutcome;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.merge.MergePolicy;
+import dev.rangekv.core.placement.PlacementPlan;
+import dev.rangekv.core.placement.PlacementPolicy;
+import dev.rangekv.core.placement.PlacementRule;
+import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.ClusterSnapshot;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Move;
@@ -23,13 +27,16 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * One controller tick as a pure function: {@code tick(snapshot, state, config, now)}.
  *
- * <p>Order and exclusions, so decisions of one tick never collide: repair moves first; a range being
- * repaired or split this tick takes part in no merge; ranges being split, merged or co-located are left
+ * <p>Order and exclusions, so decisions of one tick never collide: repair moves first; then placement
+ * (rule-boundary splits replace the split policy's decision for their range; placement moves share the
+ * move budget); a range being repaired, placed or split this tick takes part in no merge, and no merge
+ * joins ranges under different rules or across a rule boundary; ranges being split, merged or co-located are left
  * alone by the rebalancer, whose move budget also counts this tick's repair and co-location moves
  * as in flight. Deterministic: the same inputs give the same plan.
  */
@@ -41,6 +48,12 @@ public final class ControllerPlanner {
     Set<Long> busy = new HashSet<>();
     repair.moves().forEach(m -> busy.add(m.rangeId()));
     repair.removals().forEach(r -> busy.add(r.rangeId()));
+    int freeMoves = config.maxMovesInFlight() - s.movesInFlight().size() - repair.moves().size();
+    PlacementPlan placement = PlacementPolicy.plan(s, config, nowMillis, busy, freeMoves);
+    Map<Long, SplitDecision.Split> ruleSplits = new HashMap<>();
+    placement.splits().forEach(x -> ruleSplits.put(x.rangeId(), x));
+    placement.moves().forEach(m -> busy.add(m.rangeId()));
+    placement.leaderTransfers().forEach(t -> busy.add(t.rangeId()));
 
     List<SplitDecision> splits = new ArrayList<>();
     Map<Long, LoadSplitState> nextLoad = new HashMap<>();
@@ -48,16 +61,18 @@ public final class ControllerPlanner {
       LoadSplitState prior = state.loadSplits()
           .getOrDefault(r.rangeId(), LoadSplitState.initial(r.rangeId(), r.range().generation()));
       SplitOutcome o = SplitPolicy.evaluate(r, prior, config);
-      splits.add(o.decision());
+      SplitDecision decision = ruleSplits.containsKey(r.rangeId()) ? ruleSplits.get(r.rangeId()) : o.decision();
+      splits.add(decision);
       nextLoad.put(r.rangeId(), o.next());
-      if (o.decision() instanceof SplitDecision.Split || o.decision() instanceof SplitDecision.NeedsMidpoint) {
+      if (decision instanceof SplitDecision.Split || decision instanceof SplitDecision.NeedsMidpoint) {
         busy.add(r.rangeId());
       }
     }
 
-    List<MergeDecision> merges = MergePolicy.evaluate(s, config, nowMillis, busy);
+    List<MergeDecision> merges = keepRules(s, MergePolicy.evaluate(s, config, nowMillis, busy));
     List<Move> planned = new ArrayList<>(s.movesInFlight());
     planned.addAll(repair.moves());
+    planned.addAll(placement.moves());
     for (MergeDecision m : merges) {
       if (!(m instanceof MergeDecision.Declined)) {
         busy.add(m.leftRangeId());
@@ -73,6 +88,39 @@ public final class ControllerPlanner {
     MonotonicOutcome mono = MonotonicKeyDetector.observe(s, state.monotonic(), config);
     mono.alert().ifPresent(alerts::add);
     alerts.addAll(HotKeyDetector.detect(s.ranges(), config));
-    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next()));
+    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next()),
+        placement);
+  }
+
+  /**
+   * Declines merges that would join spans under different rules (or across a rule boundary), and
+   * co-locations whose moves would put a replica where the rule forbids it.
+   */
+  private static List<MergeDecision> keepRules(ClusterSnapshot s, List<MergeDecision> merges) {
+    if (s.rules().isEmpty()) {
+      return merges;
+    }
+    List<MergeDecision> out = new ArrayList<>();
+    for (MergeDecision m : merges) {
+      if (m instanceof MergeDecision.Declined) {
+        out.add(m);
+        continue;
+      }
+      RangeStats left = s.range(m.leftRangeId()).orElseThrow();
+      RangeStats right = s.range(m.rightRangeId()).orElseThrow();
+      Optional<PlacementRule> rule = s.rules().ruleFor(left.range());
+      if (!rule.equals(s.rules().ruleFor(right.range())) || s.rules().isBoundary(right.range().start())) {
+        out.add(new MergeDecision.Declined(m.leftRangeId(), m.rightRangeId(), Explanation.of(
+            "a placement rule boundary lies between the ranges: they follow different rules").build()));
+      } else if (m instanceof MergeDecision.CoLocateFirst c && rule.isPresent() && c.moves().stream()
+          .anyMatch(mv -> s.node(mv.toNode()).map(n -> !rule.get().allows(n)).orElse(true))) {
+        out.add(new MergeDecision.Declined(m.leftRangeId(), m.rightRangeId(), Explanation.of(
+            "co-location would put a replica where the placement rule forbids it: placement fixes the ranges first")
+            .build()));
+      } else {
+        out.add(m);
+      }
+    }
+    return out;
   }
 }

@@ -2,6 +2,7 @@ package dev.rangekv.core.controller;
 
 import dev.rangekv.core.hotspot.HotspotAlert;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;
@@ -10,7 +11,7 @@ import java.util.Objects;
 
 /**
  * One tick's decisions, in the order the controller should act on them: repair first (lost replicas
- * put data at risk), then splits, merges, and last rebalancing.
+ * put data at risk), then placement moves, splits, merges, and last rebalancing.
  *
  * @param repair re-creation of replicas lost on dead nodes
  * @param splits one decision per range (split, midpoint wanted, declined or no split), in key order
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param rebalance moves and leadership transfers within the remaining budget
  * @param alerts hotspot alerts raised this tick
  * @param next the state to pass to the next tick
+ * @param placement placement-rule moves and transfers (their rule-boundary splits are among {@code splits})
+ *     and where each ruled range stands
  */
 public record TickPlan(
     RepairPlan repair,
@@ -25,7 +28,8 @@ public record TickPlan(
     List<MergeDecision> merges,
     RebalancePlan rebalance,
     List<HotspotAlert> alerts,
-    ControllerState next) {
+    ControllerState next,
+    PlacementPlan placement) {
 
   public TickPlan {
     Objects.requireNonNull(repair, "repair");
@@ -34,5 +38,12 @@ public record TickPlan(
     Objects.requireNonNull(rebalance, "rebalance");
     alerts = List.copyOf(alerts);
     Objects.requireNonNull(next, "next");
+    Objects.requireNonNull(placement, "placement");
+  }
+
+  /** A plan without placement rules. */
+  public TickPlan(RepairPlan repair, List<SplitDecision> splits, List<MergeDecision> merges, RebalancePlan rebalance,
+      List<HotspotAlert> alerts, ControllerState next) {
+    this(repair, splits, merges, rebalance, alerts, next, PlacementPlan.EMPTY);
   }
 }

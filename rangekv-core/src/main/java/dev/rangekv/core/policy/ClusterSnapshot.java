@@ -1,5 +1,6 @@
 package dev.rangekv.core.policy;
 
+import dev.rangekv.core.placement.PlacementRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,11 +20,13 @@ import java.util.Set;
  * @param ranges one entry per range, sorted by start key, distinct range ids
  * @param movesInFlight moves started and not yet finished; they count against the move budget
  * @param recentSplits splits the controller remembers (at least those younger than the cooldown)
+ * @param rules the placement rules in force
  */
-public record ClusterSnapshot(
-    List<NodeStats> nodes, List<RangeStats> ranges, List<Move> movesInFlight, List<SplitEvent> recentSplits) {
+public record ClusterSnapshot(List<NodeStats> nodes, List<RangeStats> ranges, List<Move> movesInFlight,
+    List<SplitEvent> recentSplits, PlacementRules rules) {
 
   public ClusterSnapshot {
+    java.util.Objects.requireNonNull(rules, "rules");
     nodes = List.copyOf(nodes);
     ranges = List.copyOf(ranges);
     movesInFlight = List.copyOf(movesInFlight);
@@ -45,6 +48,12 @@ public record ClusterSnapshot(
             + " then " + r.range());
       }
     }
+  }
+
+  /** A snapshot without placement rules. */
+  public ClusterSnapshot(List<NodeStats> nodes, List<RangeStats> ranges, List<Move> movesInFlight,
+      List<SplitEvent> recentSplits) {
+    this(nodes, ranges, movesInFlight, recentSplits, PlacementRules.EMPTY);
   }
 
   /** A snapshot with nothing in flight and no split history. */
@@ -97,18 +106,29 @@ public record ClusterSnapshot(
   }
 
   public ClusterSnapshot withRanges(List<RangeStats> newRanges) {
-    return new ClusterSnapshot(nodes, newRanges, movesInFlight, recentSplits);
+    return new ClusterSnapshot(nodes, newRanges, movesInFlight, recentSplits, rules);
   }
 
   public ClusterSnapshot withMovesInFlight(List<Move> moves) {
-    return new ClusterSnapshot(nodes, ranges, moves, recentSplits);
+    return new ClusterSnapshot(nodes, ranges, moves, recentSplits, rules);
   }
 
   public ClusterSnapshot withRecentSplits(List<SplitEvent> splits) {
-    return new ClusterSnapshot(nodes, ranges, movesInFlight, splits);
+    return new ClusterSnapshot(nodes, ranges, movesInFlight, splits, rules);
+  }
+
+  public ClusterSnapshot withRules(PlacementRules newRules) {
+    return new ClusterSnapshot(nodes, ranges, movesInFlight, recentSplits, newRules);
+  }
+
+  /** Nodes by id. */
+  public Map<String, NodeStats> nodesById() {
+    Map<String, NodeStats> out = new java.util.LinkedHashMap<>();
+    nodes.forEach(n -> out.put(n.nodeId(), n));
+    return out;
   }
 
   public ClusterSnapshot withNodes(List<NodeStats> newNodes) {
-    return new ClusterSnapshot(newNodes, ranges, movesInFlight, recentSplits);
+    return new ClusterSnapshot(newNodes, ranges, movesInFlight, recentSplits, rules);
   }
 }

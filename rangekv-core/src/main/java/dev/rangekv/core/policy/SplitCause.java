@@ -9,5 +9,7 @@ public enum SplitCause {
   /** Sequential appends at the range's end: split after the last written key, leaving an empty tail. */
   APPEND,
   /** Planned before any data arrived. */
-  PRESPLIT
+  PRESPLIT,
+  /** At a placement rule's boundary, so the spans on either side can live on different nodes. */
+  PLACEMENT
 }

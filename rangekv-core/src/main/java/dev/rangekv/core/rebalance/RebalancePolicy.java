@@ -1,5 +1,6 @@
 package dev.rangekv.core.rebalance;
 
+import dev.rangekv.core.placement.PlacementRule;
 import dev.rangekv.core.policy.ClusterSnapshot;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,7 +30,9 @@ import java.util.Set;
  * ClusterLoad}) is planned, until the budget runs out. Rules every action obeys: a range's replicas
  * stay on distinct nodes, never span fewer zones than before, never go to a dead node or one whose
  * store would pass 95% of its capacity; ranges with a move in flight, a replica on a dead node, or in
- * {@code busy} are left alone; each range is touched at most once per tick. Stateless.
+ * {@code busy} are left alone; each range is touched at most once per tick. Under a placement rule, a
+ * replica only goes to a node the rule allows and leadership never moves to a less preferred zone.
+ * Stateless.
  */
 public final class RebalancePolicy {
   private static final double EPSILON = 1e-9;
@@ -60,6 +64,8 @@ public final class RebalancePolicy {
     final Set<String> liveSet;
     final Map<String, String> zoneOf;
     final Map<String, Long> capacity = new HashMap<>();
+    final Map<String, NodeStats> nodes;
+    final Map<Long, Optional<PlacementRule>> rules = new HashMap<>();
     final ClusterLoad load;
     final Map<Long, RangeStats> eligible = new HashMap<>();
     final List<RangeStats> eligibleOrder = new ArrayList<>();
@@ -76,6 +82,7 @@ public final class RebalancePolicy {
       this.live = live;
       this.liveSet = new HashSet<>(live);
       this.zoneOf = s.zones();
+      this.nodes = s.nodesById();
       for (NodeStats n : s.nodes()) {
         capacity.put(n.nodeId(), n.capacityBytes());
       }
@@ -179,7 +186,7 @@ public final class RebalancePolicy {
           String leader = r.leaderNodeId();
           if (transferBudget > 0 && !leader.isEmpty()) {
             for (String c : replicas) {
-              if (!c.equals(leader) && (off.contains(leader) || off.contains(c))) {
+              if (!c.equals(leader) && (off.contains(leader) || off.contains(c)) && leaderMayGo(r, leader, c)) {
                 double d = load.scoreDelta(leader, c, leaderDelta(r));
                 if (d < bestDelta) {
                   bestDelta = d;
@@ -234,9 +241,25 @@ public final class RebalancePolicy {
       if (cap > 0 && load.value(b, ClusterLoad.BYTES) + r.bytes() > 0.95 * cap) {
         return false;
       }
+      Optional<PlacementRule> rule = rule(r);
+      if (rule.isPresent() && (!rule.get().allows(nodes.get(b))
+          || (r.leaderNodeId().equals(a) && !leaderMayGo(r, a, b)))) {
+        return false;
+      }
       List<String> after = new ArrayList<>(replicas);
       after.set(after.indexOf(a), b);
       return Zones.distinct(after, zoneOf) >= Zones.distinct(replicas, zoneOf);
+    }
+
+    private Optional<PlacementRule> rule(RangeStats r) {
+      return rules.computeIfAbsent(r.rangeId(), id -> s.rules().ruleFor(r.range()));
+    }
+
+    /** Leadership of r may pass from {@code a} to {@code b}: not to a zone its rule prefers less. */
+    private boolean leaderMayGo(RangeStats r, String a, String b) {
+      Optional<PlacementRule> rule = rule(r);
+      return rule.isEmpty() || rule.get().leaderRank(zoneOf.getOrDefault(b, ""))
+          <= rule.get().leaderRank(zoneOf.getOrDefault(a, ""));
     }
 
     /** Load that leaves {@code a} when its replica of {@code r} moves; leadership goes along if it leads. */

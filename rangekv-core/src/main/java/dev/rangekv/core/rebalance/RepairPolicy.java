@@ -1,9 +1,11 @@
 package dev.rangekv.core.rebalance;
 
+import dev.rangekv.core.placement.PlacementRule;
 import dev.rangekv.core.policy.ClusterSnapshot;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.policy.NodeStats;
 import dev.rangekv.core.policy.RangeStats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,8 +24,10 @@ import java.util.Set;
  * range does not span yet, then the fewest replicas, then the fewest bytes. A range whose live replicas
  * are no majority cannot change its membership through Raft and is reported blocked. A range at its
  * target with a replica on a dead node drops that replica; one above its target (a move that failed
- * after its add) drops a live non-leader replica. At most {@code
- * repair.max-moves} repair moves are in flight. Stateless.
+ * after its add) drops a live non-leader replica, one its placement rule forbids first. At most {@code
+ * repair.max-moves} repair moves are in flight. Placement rules: a range under a rule aims at the
+ * rule's replica count, and its new replicas go only to nodes the rule allows (none allowed: blocked,
+ * with the reason). Stateless.
  */
 public final class RepairPolicy {
   private RepairPolicy() {}
@@ -46,7 +50,7 @@ public final class RepairPolicy {
     long inFlight = s.movesInFlight().stream()
         .filter(m -> m.fromNode().isEmpty() || !liveSet.contains(m.fromNode().get())).count();
     int budget = (int) Math.max(0, config.maxRepairsInFlight() - inFlight);
-    int target = Math.min(config.replicationFactor(), live.size());
+    Map<String, NodeStats> nodes = s.nodesById();
     Set<Long> moving = s.movingRangeIds();
     List<RangeStats> order = new ArrayList<>(s.ranges());
     order.sort(Comparator.comparingLong(r -> r.range().replicas().stream().filter(liveSet::contains).count()));
@@ -55,6 +59,8 @@ public final class RepairPolicy {
     List<RepairPlan.Blocked> blocked = new ArrayList<>();
     int needing = 0;
     for (RangeStats r : order) {
+      Optional<PlacementRule> rule = s.rules().ruleFor(r.range());
+      int target = Math.min(rule.map(PlacementRule::replicas).orElse(config.replicationFactor()), live.size());
       List<String> replicas = r.range().replicas();
       List<String> liveReplicas = replicas.stream().filter(liveSet::contains).toList();
       List<String> dead = replicas.stream().filter(n -> !liveSet.contains(n)).toList();
@@ -67,7 +73,8 @@ public final class RepairPolicy {
           blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("quorum lost: live replicas are no majority")
               .with("liveReplicas", liveReplicas.size()).with("replicas", replicas.size()).build()));
         } else if (budget > 0) {
-          Optional<RepairPlan.Removal> removal = surplus(r, liveReplicas, dead, target, load);
+          Optional<RepairPlan.Removal> removal = surplus(r, liveReplicas, dead, target, load,
+              n -> rule.isEmpty() || rule.get().allows(nodes.get(n)));
           if (removal.isPresent()) {
             removals.add(removal.get());
             budget--;
@@ -83,10 +90,15 @@ public final class RepairPolicy {
       }
       List<String> chosen = new ArrayList<>(liveReplicas);
       for (int j = 0; j < needed && budget > 0; j++) {
-        Optional<String> to = pick(live, replicas, chosen, zoneOf, load);
+        List<String> allowed = rule.isEmpty() ? live
+            : live.stream().filter(n -> rule.get().allows(nodes.get(n))).toList();
+        Optional<String> to = pick(allowed, replicas, chosen, zoneOf, load);
         if (to.isEmpty()) {
-          blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("no live node without a replica")
-              .with("liveNodes", live.size()).with("replicas", replicas.size()).build()));
+          blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of(rule.isPresent()
+                  ? "no live node without a replica that the placement rule allows (" + rule.get().terms() + ")"
+                  : "no live node without a replica")
+              .with("liveNodes", live.size()).with("allowedLiveNodes", allowed.size())
+              .with("replicas", replicas.size()).build()));
           break;
         }
         Explanation why = Explanation.of(j < dead.size() ? "replica on a dead node: re-create it" : "under-replicated: add a replica")
@@ -111,7 +123,7 @@ public final class RepairPolicy {
    * the most replicas.
    */
   private static Optional<RepairPlan.Removal> surplus(RangeStats r, List<String> liveReplicas, List<String> dead,
-      int target, Map<String, double[]> load) {
+      int target, Map<String, double[]> load, java.util.function.Predicate<String> allowed) {
     if (!dead.isEmpty()) {
       return Optional.of(new RepairPlan.Removal(r.rangeId(), dead.get(0), Explanation.of(
               "replica on a dead node, live replicas reach the target: drop it")
@@ -125,8 +137,10 @@ public final class RepairPolicy {
       if (n.equals(r.leaderNodeId())) {
         continue;
       }
-      if (victim == null || load.get(n)[0] > load.get(victim)[0]
-          || (load.get(n)[0] == load.get(victim)[0] && n.compareTo(victim) > 0)) {
+      boolean worse = victim != null && allowed.test(victim) && !allowed.test(n);
+      boolean same = victim != null && allowed.test(victim) == allowed.test(n);
+      if (victim == null || worse || (same && (load.get(n)[0] > load.get(victim)[0]
+          || (load.get(n)[0] == load.get(victim)[0] && n.compareTo(victim) > 0)))) {
         victim = n;
       }
     }

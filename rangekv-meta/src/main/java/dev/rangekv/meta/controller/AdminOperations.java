@@ -146,6 +146,14 @@ final class AdminOperations {
       if (replicas.contains(to)) {
         throw new AdminRejectedException("replica", "node " + to + " already holds a replica of r" + rangeId);
       }
+      var rule = meta.view().placementRules().ruleFor(ProtoValues.descriptor(d));
+      var target = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(to)).findFirst()
+          .map(SnapshotBuilder::node);
+      if (rule.isPresent() && target.isPresent() && !rule.get().allows(target.get())) {
+        // the placement policy would only move it back
+        throw new AdminRejectedException("placement.rule", "the placement rule " + rule.get() + " forbids node " + to
+            + ": " + rule.get().refusal(target.get()));
+      }
       Move m = Move.of(rangeId, from, to, Explanation.of("admin move").build());
       InFlight.Lease lease = acquire(List.of(rangeId), "admin move");
       lease.moving(Optional.of(m));

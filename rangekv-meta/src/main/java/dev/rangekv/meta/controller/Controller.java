@@ -5,6 +5,7 @@ import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.LeaderTransfer;
@@ -66,6 +67,7 @@ public final class Controller {
   private final SplitHistory history = new SplitHistory();
   private final Set<String> knownDead = new HashSet<>();
   private final Map<Long, Long> backoffUntil = new ConcurrentHashMap<>();
+  private volatile Map<Long, String> placementViolations = Map.of();
   private final LongSupplier clock;
   private ControllerState state = ControllerState.INITIAL;
   private long tickNow;
@@ -103,6 +105,14 @@ public final class Controller {
     return config;
   }
 
+  /**
+   * The placement-rule violations of {@code rangeId} at the last tick, {@code "; "}-joined; empty when
+   * it conforms or no rule governs it.
+   */
+  public String placementViolations(long rangeId) {
+    return placementViolations.getOrDefault(rangeId, "");
+  }
+
   /** Replica moves in flight now (tick and admin). */
   public List<Move> movesInFlight() {
     return inFlight.moves();
@@ -137,6 +147,13 @@ public final class Controller {
     stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
     stats.retainNodes(view.nodes().stream().map(NodeRecord::getNodeId).toList());
     why.record(plan, built, config, nowMillis);
+    Map<Long, String> violations = new java.util.HashMap<>();
+    for (PlacementPlan.Report r : plan.placement().reports()) {
+      if (!r.conforms()) {
+        violations.put(r.rangeId(), r.violations().stream().map(Object::toString).collect(Collectors.joining("; ")));
+      }
+    }
+    placementViolations = Map.copyOf(violations);
     logRepetitive(plan, built, nowMillis);
     execute(plan, built, nowMillis);
     return Optional.of(plan);
@@ -182,9 +199,18 @@ public final class Controller {
         lease(List.of(r.rangeId()), "repair").ifPresent(lease -> release(lease, admin.removeStep(lease, r)));
       }
     }
+    for (Move m : plan.placement().moves()) {
+      startMove(m, "move", live, touched); // needs no stats: the rule, not the load, decides
+    }
+    for (LeaderTransfer t : plan.placement().leaderTransfers()) {
+      if (touched.add(t.rangeId())) {
+        startTransfer(t);
+      }
+    }
     for (SplitDecision d : plan.splits()) {
+      boolean ruleBoundary = d instanceof SplitDecision.Split x && x.cause() == SplitCause.PLACEMENT;
       if ((d instanceof SplitDecision.Split || d instanceof SplitDecision.NeedsMidpoint)
-          && !unmeasured.contains(d.rangeId()) && touched.add(d.rangeId())) {
+          && (ruleBoundary || !unmeasured.contains(d.rangeId())) && touched.add(d.rangeId())) {
         startSplit(d);
       }
     }

@@ -1,5 +1,9 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.placement.InvalidRuleException;
+import dev.rangekv.core.placement.PlacementRule;
+import dev.rangekv.core.placement.RuleCheck;
+import dev.rangekv.core.policy.NodeStats;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminMergeRequest;
@@ -35,7 +39,17 @@ import dev.rangekv.proto.ReportDescriptorsRequest;
 import dev.rangekv.proto.ReportDescriptorsResponse;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
+import dev.rangekv.proto.ListPlacementRequest;
+import dev.rangekv.proto.ListPlacementResponse;
+import dev.rangekv.proto.RemovePlacementRequest;
+import dev.rangekv.proto.RemovePlacementResponse;
+import dev.rangekv.proto.SetPlacementRequest;
+import dev.rangekv.proto.SetPlacementResponse;
+import dev.rangekv.proto.convert.PlacementProtos;
+import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.AppendEvents;
+import dev.rangekv.proto.meta.PlacementChange;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.NodeHeartbeat;
 import io.grpc.StatusRuntimeException;
@@ -279,13 +293,92 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(node.get()).build());
   }
 
+  /**
+   * Sets a placement rule: refused when malformed or when no known node could ever meet it; stored with
+   * a {@code placement-set} event, plus a {@code placement-warning} event when the live nodes cannot
+   * meet it now.
+   */
+  @Override
+  public void setPlacement(SetPlacementRequest req, StreamObserver<SetPlacementResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    PlacementRule rule;
+    try {
+      rule = PlacementProtos.rule(req.getRule().toBuilder().setVersion(0).build());
+    } catch (InvalidRuleException e) {
+      out.onError(invalid("placement.rule", e.getMessage()));
+      return;
+    }
+    long now = clock.getAsLong();
+    List<NodeStats> known = meta.view().nodes().stream().map(SnapshotBuilder::node).toList();
+    java.util.Set<String> live = new java.util.HashSet<>();
+    known.stream().filter(n -> n.isLive(now, controller.config().deadNodeTimeoutMillis()))
+        .forEach(n -> live.add(n.nodeId()));
+    RuleCheck check = RuleCheck.of(rule, known, live);
+    if (check.refused()) {
+      out.onError(invalid("placement.rule", "rule refused: " + check.reason()));
+      return;
+    }
+    AppendEvents.Builder events = AppendEvents.newBuilder().addEvents(EventProto.newBuilder().setKind("placement-set")
+        .setAtMillis(now).setReason("placement rule set by an operator").setDetail("rule " + rule));
+    if (!check.reason().isEmpty()) {
+      events.addEvents(EventProto.newBuilder().setKind("placement-warning").setAtMillis(now)
+          .setReason("the live nodes cannot meet the rule now").setDetail("rule " + rule + ": " + check.reason()));
+    }
+    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+            .setPlacement(PlacementChange.newBuilder().setSet(PlacementProtos.proto(rule))).build())
+        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now).setEvents(events).build()));
+    reply(out, applied, v -> {
+      PlacementRule stored = v.placementRules().find(rule.start(), rule.end()).orElse(rule);
+      return SetPlacementResponse.newBuilder().setRule(PlacementProtos.proto(stored))
+          .setVersion(v.placementRules().version()).setWarning(check.reason()).build();
+    });
+  }
+
+  @Override
+  public void listPlacement(ListPlacementRequest req, StreamObserver<ListPlacementResponse> out) {
+    if (leading(out)) {
+      var rules = meta.view().placementRules();
+      ListPlacementResponse.Builder b = ListPlacementResponse.newBuilder().setVersion(rules.version());
+      rules.rules().forEach(r -> b.addRules(PlacementProtos.proto(r)));
+      answer(out, b.build());
+    }
+  }
+
+  @Override
+  public void removePlacement(RemovePlacementRequest req, StreamObserver<RemovePlacementResponse> out) {
+    if (!leading(out)) {
+      return;
+    }
+    var start = ProtoValues.key(req.getStart());
+    var end = ProtoValues.end(req.getEnd(), req.getEndInfinite());
+    Optional<PlacementRule> rule = meta.view().placementRules().find(start, end);
+    if (rule.isEmpty()) {
+      out.onError(invalid("placement.span", "no placement rule for the span [" + start + ", " + end + ")"));
+      return;
+    }
+    long now = clock.getAsLong();
+    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+            .setPlacement(PlacementChange.newBuilder().setRemove(PlacementProtos.proto(rule.get()))).build())
+        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now).setEvents(AppendEvents.newBuilder()
+            .addEvents(EventProto.newBuilder().setKind("placement-removed").setAtMillis(now)
+                .setReason("placement rule removed by an operator").setDetail("rule " + rule.get()))).build()));
+    reply(out, applied, v -> RemovePlacementResponse.newBuilder().setRemoved(PlacementProtos.proto(rule.get()))
+        .setVersion(v.placementRules().version()).build());
+  }
+
   // ------------------------------------------------------------------------------------------
 
-  /** The meta descriptor with its leader's latest stats (numbers zero when none are known). */
+  /**
+   * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
+   * placement-rule violations at the last tick.
+   */
   private RangeStatsProto stats(RangeDescriptorProto d) {
     return controller.stats().leaderReport(d.getRangeId())
-        .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()).build())
-        .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d).build());
+        .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
+        .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d))
+        .setPlacementViolations(controller.placementViolations(d.getRangeId())).build();
   }
 
   /** True when this node leads the meta range; otherwise answers NOT_LEADER with the hint. */

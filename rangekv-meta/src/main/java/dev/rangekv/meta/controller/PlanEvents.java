@@ -4,6 +4,7 @@ import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.hotspot.HotspotAlert;
 import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.split.SplitDecision;
 import dev.rangekv.proto.EventProto;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The repetitive events of a tick's plan: declined splits and merges, and hotspot alerts. They come
+ * The repetitive events of a tick's plan: declined splits and merges, hotspot alerts, and ranges out of
+ * conformance with their placement rule that no action can fix now ({@code placement-blocked}). They come
  * back every tick while the condition lasts; {@link EventLog#shouldLog} thins them out. Stateless.
  */
 final class PlanEvents {
@@ -32,6 +34,12 @@ final class PlanEvents {
           && !unmeasured.contains(x.leftRangeId()) && !unmeasured.contains(x.rightRangeId())) {
         out.add(EventLog.event("merge-declined", List.of(x.leftRangeId(), x.rightRangeId()), x.why(),
             "r" + x.leftRangeId() + " + r" + x.rightRangeId() + " merge declined: " + x.why(), nowMillis));
+      }
+    }
+    for (PlacementPlan.Report r : plan.placement().reports()) {
+      if (r.state().equals("blocked")) {
+        out.add(EventLog.event("placement-blocked", List.of(r.rangeId()), r.why(),
+            "r" + r.rangeId() + " out of conformance with " + r.rule() + ": " + r.violations(), nowMillis));
       }
     }
     for (HotspotAlert a : plan.alerts()) {

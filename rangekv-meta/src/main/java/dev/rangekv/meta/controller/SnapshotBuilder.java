@@ -22,8 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Builds the core {@link ClusterSnapshot} from the meta range's view, the leaders' latest stats, the
- * moves in flight and the recent splits. Pure given its inputs.
+ * Builds the core {@link ClusterSnapshot} from the meta range's view (with its placement rules), the
+ * leaders' latest stats, the moves in flight and the recent splits. Pure given its inputs.
  *
  * <p>A range is <em>measured</em> when its leader's latest report covers exactly the meta descriptor's
  * span (a replica change keeps the span, so its stats stay valid). Otherwise (no report yet, or the
@@ -70,12 +70,15 @@ public final class SnapshotBuilder {
         ranges.add(RangeStats.of(d, 0, 0, ""));
       }
     }
-    return new Built(new ClusterSnapshot(nodes, ranges, movesInFlight, recentSplits), unmeasured);
+    return new Built(new ClusterSnapshot(nodes, ranges, movesInFlight, recentSplits, view.placementRules()),
+        unmeasured);
   }
 
-  /** A node record as the policies see it. */
+  /** A node record as the policies see it; a {@code zone} label (only the zone field counts) is dropped. */
   public static NodeStats node(NodeRecord n) {
-    return new NodeStats(n.getNodeId(), n.getZone(), n.getCapacityBytes(), n.getLastHeartbeatMillis());
+    java.util.Map<String, String> labels = new java.util.HashMap<>(n.getLabelsMap());
+    labels.remove(NodeStats.ZONE_LABEL);
+    return new NodeStats(n.getNodeId(), n.getZone(), n.getCapacityBytes(), n.getLastHeartbeatMillis(), labels);
   }
 
   static boolean sameSpan(RangeDescriptorProto a, RangeDescriptorProto b) {

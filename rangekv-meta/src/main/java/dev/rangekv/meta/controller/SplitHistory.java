@@ -15,14 +15,14 @@ import java.util.Map;
  *
  * <p>Convention: a {@code "split"} event names the left half then the right half in {@code range_ids}
  * and carries its {@link SplitCause} as the figure {@code cause} with the codes of {@link #CODES}
- * (1 size, 2 load, 3 append, 4 pre-split or manual). A {@code "presplit"} event names the resulting
+ * (1 size, 2 load, 3 append, 4 pre-split or manual, 5 placement rule boundary). A {@code "presplit"} event names the resulting
  * ranges in key order; each neighbouring pair counts as a split with cause {@code PRESPLIT}. Without a
  * {@code cause} figure a split counts as {@code SIZE}. Not thread-safe: the tick owns it.
  */
 final class SplitHistory {
   /** The {@code cause} figure's value for each split cause; stable, part of the event log's format. */
   static final Map<SplitCause, Integer> CODES = Map.of(
-      SplitCause.SIZE, 1, SplitCause.LOAD, 2, SplitCause.APPEND, 3, SplitCause.PRESPLIT, 4);
+      SplitCause.SIZE, 1, SplitCause.LOAD, 2, SplitCause.APPEND, 3, SplitCause.PRESPLIT, 4, SplitCause.PLACEMENT, 5);
 
   private long lastSeq;
   private final List<SplitEvent> kept = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.LeaderTransfer;
@@ -26,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class WhyBook {
   /** The policies evaluated for every range each tick. */
-  public static final List<String> POLICIES = List.of("split", "merge", "move");
+  public static final List<String> POLICIES = List.of("split", "merge", "move", "placement");
 
   private final Map<Long, Map<String, EventProto>> byRange = new ConcurrentHashMap<>();
 
@@ -68,6 +69,23 @@ public final class WhyBook {
       inMerge.add(d.rightRangeId());
     }
     Set<Long> inMove = new HashSet<>();
+    Set<Long> ruled = new HashSet<>();
+    for (PlacementPlan.Report r : plan.placement().reports()) {
+      ruled.add(r.rangeId());
+      String detail = "rule " + r.rule() + (r.conforms() ? ": conforms" : ": " + r.state() + ", violations: "
+          + r.violations());
+      put(r.rangeId(), "placement", EventLog.event(r.conforms() ? "placement" : "placement-" + r.state(),
+          List.of(r.rangeId()), r.why(), detail, now));
+    }
+    for (Move m : plan.placement().moves()) {
+      inMove.add(m.rangeId());
+      put(m.rangeId(), "move", EventLog.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
+    }
+    for (LeaderTransfer t : plan.placement().leaderTransfers()) {
+      inMove.add(t.rangeId());
+      put(t.rangeId(), "move", EventLog.event("leader-transfer", List.of(t.rangeId()), t.why(),
+          "r" + t.rangeId() + " leader " + t.fromNode() + " -> " + t.toNode(), now));
+    }
     for (Move m : plan.repair().moves()) {
       inMove.add(m.rangeId());
       put(m.rangeId(), "move", EventLog.event("repair", List.of(m.rangeId()), m.why(), m.toString(), now));
@@ -93,11 +111,21 @@ public final class WhyBook {
             Explanation.of("no merge candidate: this range or a neighbour at or above min-bytes, or busy")
                 .with("bytes", r.bytes()).with("minBytes", config.minBytes()).build(), "", now));
       }
+      if (!ruled.contains(r.rangeId())) {
+        remove(r.rangeId(), "placement");
+      }
       if (!inMove.contains(r.rangeId())) {
         put(r.rangeId(), "move", EventLog.event("no-move", List.of(r.rangeId()), plan.rebalance().why(), "", now));
       }
     }
     retainRanges(built.snapshot().ranges().stream().map(RangeStats::rangeId).collect(Collectors.toSet()));
+  }
+
+  private void remove(long rangeId, String policy) {
+    Map<String, EventProto> m = byRange.get(rangeId);
+    if (m != null) {
+      m.remove(policy);
+    }
   }
 
   void retainRanges(Set<Long> rangeIds) {

@@ -1,6 +1,11 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.placement.InvalidRuleException;
+import dev.rangekv.core.placement.PlacementRules;
+import dev.rangekv.proto.convert.PlacementProtos;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.meta.PlacementChange;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
@@ -23,7 +28,8 @@ import java.util.TreeMap;
  * records the version that last changed it. Nodes: register and heartbeat stamp {@code
  * last_heartbeat_millis = at_millis}; a heartbeat from an unknown node registers it; remove_node forgets
  * one (the service checks it is dead and holds nothing). Events: seq
- * ascending from 1, bounded by {@link MetaLimits#maxEvents}.
+ * ascending from 1, bounded by {@link MetaLimits#maxEvents}. Placement rules: a versioned {@link
+ * PlacementRules} set; a malformed rule is refused at apply like any malformed command.
  */
 public final class MetaState implements MetaView {
   private final MetaLimits limits;
@@ -31,14 +37,16 @@ public final class MetaState implements MetaView {
   private final RangeTable table;
   private final TreeMap<String, NodeRecord> nodes;
   private final EventLog events;
+  private final PlacementRules placement;
 
   private MetaState(MetaLimits limits, long mapVersion, RangeTable table, TreeMap<String, NodeRecord> nodes,
-      EventLog events) {
+      EventLog events, PlacementRules placement) {
     this.limits = limits;
     this.mapVersion = mapVersion;
     this.table = table;
     this.nodes = nodes;
     this.events = events;
+    this.placement = placement;
   }
 
   /** The state before the first command: no ranges, no nodes, no events, map version 0. */
@@ -48,7 +56,7 @@ public final class MetaState implements MetaView {
 
   public static MetaState empty(MetaLimits limits) {
     return new MetaState(limits, 0, RangeTable.empty(limits.maxRemovals()), new TreeMap<>(),
-        EventLog.empty(limits.maxEvents()));
+        EventLog.empty(limits.maxEvents()), PlacementRules.EMPTY);
   }
 
   /**
@@ -66,26 +74,26 @@ public final class MetaState implements MetaView {
         RangeTable next = table.bootstrap(cmd.getBootstrap().getRangesList(), mapVersion + 1);
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         cmd.getBootstrap().getNodesList().forEach(r -> register(n, r, at));
-        yield new MetaState(limits, mapVersion + 1, next, n, events);
+        yield new MetaState(limits, mapVersion + 1, next, n, events, placement);
       }
       case REGISTER_NODE -> {
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         register(n, cmd.getRegisterNode(), at);
-        yield new MetaState(limits, mapVersion, table, n, events);
+        yield new MetaState(limits, mapVersion, table, n, events, placement);
       }
       case HEARTBEAT -> {
         RangeTable next = reconcile(cmd.getHeartbeat().getRangesList());
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         heartbeat(n, cmd.getHeartbeat().getNode(), at);
-        yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events);
+        yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events, placement);
       }
       case REPORT -> {
         RangeTable next = reconcile(cmd.getReport().getRangesList());
-        yield next == table ? this : new MetaState(limits, mapVersion + 1, next, nodes, events);
+        yield next == table ? this : new MetaState(limits, mapVersion + 1, next, nodes, events, placement);
       }
       case EVENTS -> {
         EventLog next = events.append(cmd.getEvents().getEventsList(), at);
-        yield next == events ? this : new MetaState(limits, mapVersion, table, nodes, next);
+        yield next == events ? this : new MetaState(limits, mapVersion, table, nodes, next, placement);
       }
       case REMOVE_NODE -> {
         if (!nodes.containsKey(cmd.getRemoveNode().getNodeId())) {
@@ -93,10 +101,27 @@ public final class MetaState implements MetaView {
         }
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         n.remove(cmd.getRemoveNode().getNodeId());
-        yield new MetaState(limits, mapVersion, table, n, events);
+        yield new MetaState(limits, mapVersion, table, n, events, placement);
+      }
+      case PLACEMENT -> {
+        PlacementRules next = placement(cmd.getPlacement());
+        yield next == placement ? this : new MetaState(limits, mapVersion, table, nodes, events, next);
       }
       case OP_NOT_SET -> throw new MalformedMetaCommandException("meta command without an operation");
     };
+  }
+
+  private PlacementRules placement(PlacementChange change) {
+    try {
+      return switch (change.getChangeCase()) {
+        case SET -> placement.with(PlacementProtos.rule(change.getSet()));
+        case REMOVE -> placement.without(ProtoValues.key(change.getRemove().getStart()),
+            ProtoValues.end(change.getRemove().getEnd(), change.getRemove().getEndInfinite())).orElse(placement);
+        case CHANGE_NOT_SET -> throw new MalformedMetaCommandException("placement change without a change");
+      };
+    } catch (InvalidRuleException e) {
+      throw new MalformedMetaCommandException("invalid placement rule: " + e.getMessage());
+    }
   }
 
   private RangeTable reconcile(List<RangeDescriptorProto> reported) {
@@ -111,6 +136,7 @@ public final class MetaState implements MetaView {
         .setRaftAddress(r.getRaftAddress())
         .setZone(r.getZone())
         .setCapacityBytes(r.getCapacityBytes())
+        .clearLabels().putAllLabels(r.getLabelsMap())
         .setLastHeartbeatMillis(at)
         .build());
   }
@@ -132,6 +158,9 @@ public final class MetaState implements MetaView {
       }
       if (r.getCapacityBytes() == 0) {
         b.setCapacityBytes(old.getCapacityBytes());
+      }
+      if (r.getLabelsMap().isEmpty()) {
+        b.putAllLabels(old.getLabelsMap());
       }
     }
     nodes.put(r.getNodeId(), b.build());
@@ -209,6 +238,11 @@ public final class MetaState implements MetaView {
     return events.nextSeq();
   }
 
+  @Override
+  public PlacementRules placementRules() {
+    return placement;
+  }
+
   public MetaLimits limits() {
     return limits;
   }
@@ -220,7 +254,9 @@ public final class MetaState implements MetaView {
         .addAllNodes(nodes.values())
         .addAllEvents(events.all())
         .setNextEventSeq(events.nextSeq())
-        .addAllRemovals(table.removals());
+        .addAllRemovals(table.removals())
+        .setPlacementVersion(placement.version());
+    placement.rules().forEach(r -> b.addPlacementRules(PlacementProtos.proto(r)));
     for (RangeTable.Entry e : table.entries()) {
       b.addRanges(MetaRangeEntry.newBuilder()
           .setRange(e.range())
@@ -242,7 +278,8 @@ public final class MetaState implements MetaView {
     snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
     return new MetaState(limits, snapshot.getMapVersion(),
         RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals()), nodes,
-        new EventLog(snapshot.getEventsList(), snapshot.getNextEventSeq(), limits.maxEvents()));
+        new EventLog(snapshot.getEventsList(), snapshot.getNextEventSeq(), limits.maxEvents()),
+        PlacementProtos.rules(snapshot.getPlacementVersion(), snapshot.getPlacementRulesList()));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.placement.PlacementRules;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
@@ -10,7 +11,7 @@ import java.util.Optional;
 
 /**
  * A consistent, immutable view of the meta range's applied state on one node: the range map (always
- * tiling the keyspace), the node records and the event log.
+ * tiling the keyspace), the node records, the event log and the placement rules.
  */
 public interface MetaView {
   /** Grows by one with every change to the map. */
@@ -38,4 +39,9 @@ public interface MetaView {
 
   /** Kept events with seq above {@code afterSeq} (about {@code rangeId} unless 0), oldest first, at most {@code limit} (0 = all). */
   List<EventProto> events(long afterSeq, int limit, long rangeId);
+
+  /** The placement rules in force, with their version. */
+  default PlacementRules placementRules() {
+    return PlacementRules.EMPTY;
+  }
 }

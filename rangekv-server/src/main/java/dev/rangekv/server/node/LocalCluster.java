@@ -62,13 +62,30 @@ public final class LocalCluster implements AutoCloseable {
    */
   public static LocalCluster start(int size, Path baseDir, RaftTuning tuning, Optional<ControllerConfig> controller,
                                    HttpSettings http) throws IOException {
+    return start(size, baseDir, tuning, controller, http, List.of());
+  }
+
+  /**
+   * Starts one node per entry of {@code zones} (node {@code i} in zone {@code zones.get(i)}) with the
+   * meta range and the controller, as {@link #start(int, Path, RaftTuning, ControllerConfig)} does.
+   */
+  public static LocalCluster startZoned(List<String> zones, Path baseDir, RaftTuning tuning, ControllerConfig controller)
+      throws IOException {
+    return start(zones.size(), baseDir, tuning, Optional.of(controller), HttpSettings.on("127.0.0.1", 0), zones);
+  }
+
+  private static LocalCluster start(int size, Path baseDir, RaftTuning tuning, Optional<ControllerConfig> controller,
+                                   HttpSettings http, List<String> zones) throws IOException {
     List<NodeConfig> configs = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       configs.add(NodeConfig.loopback("n" + (i + 1), baseDir.resolve("n" + (i + 1))).withTuning(tuning).withHttp(http));
     }
     List<String> seeds = configs.stream().map(NodeConfig::clientAddress).toList();
     if (controller.isPresent()) {
-      configs.replaceAll(c -> c.withMeta(MetaSettings.enabled(controller.get(), seeds)));
+      for (int i = 0; i < size; i++) {
+        configs.set(i, configs.get(i).withMeta(MetaSettings.enabled(controller.get(), seeds)
+            .withZone(zones.isEmpty() ? "" : zones.get(i))));
+      }
     }
     LocalCluster cluster = new LocalCluster(configs);
     String clusterId = java.util.UUID.randomUUID().toString();

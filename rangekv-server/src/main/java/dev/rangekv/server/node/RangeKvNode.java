@@ -205,7 +205,8 @@ public final class RangeKvNode implements AutoCloseable {
     this.http = metrics == null ? null
         : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);
     this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address()),
+        config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address(),
+        config.meta().labels()),
         raftServer, directory, store, load);
     NettyServerBuilder grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()));
     GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
@@ -403,7 +404,7 @@ public final class RangeKvNode implements AutoCloseable {
   /** This node as the meta range records it. */
   public NodeRecord record() {
     return NodeRecord.newBuilder().setNodeId(nodeId()).setAddress(config.clientAddress())
-        .setRaftAddress(config.raftAddress()).setZone(config.meta().zone()).build();
+        .setRaftAddress(config.raftAddress()).setZone(config.meta().zone()).putAllLabels(config.meta().labels()).build();
   }
 
   /** This node's part in the meta range; fails on a node configured without one. */

@@ -42,9 +42,17 @@ public final class HeartbeatBuilder {
    * @param zone failure domain; empty when zones are not configured
    * @param dataDir where the node's data lives: capacity is its file store's usable space
    * @param httpAddress HTTP host:port of metrics and console; empty when the node has none
+   * @param labels node labels beyond the zone, for placement rules
    */
-  public record Self(String nodeId, String address, String raftAddress, String zone, Path dataDir, String httpAddress) {
+  public record Self(String nodeId, String address, String raftAddress, String zone, Path dataDir, String httpAddress,
+      java.util.Map<String, String> labels) {
+    /** A node without labels. */
+    public Self(String nodeId, String address, String raftAddress, String zone, Path dataDir, String httpAddress) {
+      this(nodeId, address, raftAddress, zone, dataDir, httpAddress, java.util.Map.of());
+    }
+
     public Self {
+      labels = java.util.Map.copyOf(labels);
       Objects.requireNonNull(httpAddress, "httpAddress");
       Objects.requireNonNull(nodeId, "nodeId");
       Objects.requireNonNull(address, "address");
@@ -104,6 +112,7 @@ public final class HeartbeatBuilder {
         .setAddress(self.address())
         .setRaftAddress(self.raftAddress())
         .setZone(self.zone())
+        .putAllLabels(self.labels())
         .setHttpAddress(self.httpAddress())
         .setCapacityBytes(capacity())
         .setReplicaCount(hb.getRangesCount())
