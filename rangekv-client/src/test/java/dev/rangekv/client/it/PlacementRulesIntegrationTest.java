@@ -3,7 +3,6 @@ package dev.rangekv.client.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
-import dev.rangekv.client.RangeKvException;
 import dev.rangekv.client.admin.PlacementAdmin;
 import dev.rangekv.client.admin.SetPlacementResult;
 import dev.rangekv.core.key.Key;
@@ -71,7 +70,6 @@ class PlacementRulesIntegrationTest {
       cluster.restart(1);
       meta.awaitOrDump("leaders of user ranges back in z2 after n2 restarted", Duration.ofMinutes(3),
           () -> conforming(meta.ranges()));
-
     }
   }
 
