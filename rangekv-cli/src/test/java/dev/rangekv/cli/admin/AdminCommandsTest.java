@@ -59,10 +59,11 @@ class AdminCommandsTest {
   void ranges_json_carriesHexBoundsAndStats() {
     CliRun r = run("ranges", "--json");
     assertThat(r.exit()).as(r.toString()).isZero();
-    assertThat(r.out()).startsWith("{\"mapVersion\":9,\"ranges\":[{\"rangeId\":1,\"start\":\"\",\"startHex\":\"\",\"end\":\"m\","
-        + "\"endHex\":\"6d\",\"generation\":3,\"replicas\":[{\"nodeId\":\"n1\"")
+    assertThat(r.out()).startsWith("{\"mapVersion\":9,\"ranges\":[{\"rangeId\":1,\"start\":\"\",\"startHex\":\"\","
+        + "\"startText\":\"\\\"\\\"\",\"end\":\"m\",\"endHex\":\"6d\",\"endText\":\"m\",\"generation\":3,"
+        + "\"replicas\":[{\"nodeId\":\"n1\"")
         .contains("\"leader\":\"n4\",\"bytes\":512,\"keys\":3,\"readQps\":0,\"writeQps\":0,\"placementViolations\":\"\"}")
-        .contains("\"end\":null,\"endHex\":null");
+        .contains("\"end\":null,\"endHex\":null,\"endText\":\"+inf\"");
   }
 
   @Test
