@@ -70,7 +70,8 @@ final class Certificates {
   static Authority newAuthority(Duration lifetime) throws GeneralSecurityException, IOException {
     KeyPair pair = newKeyPair();
     X500Name name = name("RangeKV CA");
-    X509v3CertificateBuilder b = builder(name, name, pair, lifetime);
+    Instant from = validFrom();
+    X509v3CertificateBuilder b = builder(name, name, pair, from, from.plus(lifetime));
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
     b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
     b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
@@ -80,9 +81,16 @@ final class Certificates {
 
   /** A certificate with common name {@code cn}; {@code hosts} non-empty makes it a node's (SANs, server auth). */
   static Issued issue(Authority ca, String cn, List<String> hosts, Duration lifetime) throws GeneralSecurityException, IOException {
+    Instant from = validFrom();
+    return issue(ca, cn, hosts, from, from.plus(lifetime));
+  }
+
+  /** As {@link #issue(Authority, String, List, Duration)}, valid from {@code from} until {@code until}. */
+  static Issued issue(Authority ca, String cn, List<String> hosts, Instant from, Instant until)
+      throws GeneralSecurityException, IOException {
     KeyPair pair = newKeyPair();
     X509v3CertificateBuilder b = builder(X500Name.getInstance(ca.certificate().getSubjectX500Principal().getEncoded()),
-        name(cn), pair, lifetime);
+        name(cn), pair, from, until);
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
     b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
     b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
@@ -119,11 +127,15 @@ final class Certificates {
     return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, ORGANIZATION).addRDN(BCStyle.CN, cn).build();
   }
 
-  private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair pair, Duration lifetime) {
-    // a minute back: clocks of the nodes checking it may run a little behind this machine's
-    Instant from = Instant.now().minus(Duration.ofMinutes(1));
+  /** A minute back: clocks of the nodes checking a new certificate may run a little behind this machine's. */
+  private static Instant validFrom() {
+    return Instant.now().minus(Duration.ofMinutes(1));
+  }
+
+  private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair pair, Instant from,
+      Instant until) {
     return new JcaX509v3CertificateBuilder(issuer, new BigInteger(127, RANDOM).add(BigInteger.ONE), Date.from(from),
-        Date.from(from.plus(lifetime)), subject, pair.getPublic());
+        Date.from(until), subject, pair.getPublic());
   }
 
   private static X509Certificate sign(X509v3CertificateBuilder b, PrivateKey key) throws GeneralSecurityException {
