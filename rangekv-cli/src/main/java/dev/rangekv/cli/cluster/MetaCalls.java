@@ -5,7 +5,6 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.rpc.NodeChannels;
-import dev.rangekv.server.security.NodeTls;
 import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -34,7 +33,8 @@ public final class MetaCalls implements AutoCloseable {
   public MetaCalls(List<String> seeds, Duration timeout, Optional<TlsFiles> tls) {
     this.seeds = List.copyOf(seeds);
     this.timeout = timeout;
-    this.channels = new NodeChannels(64 << 20, tls.map(NodeTls::clientContext));
+    // the client's context builder, not the node's: this class runs in the thin jar (no Ratis, no node)
+    this.channels = new NodeChannels(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
     this.locator = MetaLocator.forCommand(channels, this.seeds);
   }
 

@@ -45,10 +45,14 @@ public final class NodeChannels implements AutoCloseable {
    * here with an {@link IllegalArgumentException} naming it), plaintext otherwise.
    */
   public NodeChannels(Optional<TlsFiles> tls) {
-    this.tls = tls.map(NodeChannels::context);
+    this.tls = tls.map(NodeChannels::clientContext);
   }
 
-  private static SslContext context(TlsFiles files) {
+  /**
+   * A client-side TLS 1.3 context presenting {@code files}' certificate and trusting only its CA; a
+   * missing or unreadable file fails with an {@link IllegalArgumentException} naming it.
+   */
+  public static SslContext clientContext(TlsFiles files) {
     files.requireReadable();
     try {
       return GrpcSslContexts.forClient()
