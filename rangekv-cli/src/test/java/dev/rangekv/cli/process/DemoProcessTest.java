@@ -27,7 +27,7 @@ class DemoProcessTest {
   void demo_showsSplitsMovesAndTheMonotonicAlert_thenCleansUp() throws Exception {
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     try (CliProcess demo = CliProcess.start(dir.resolve("demo.log"), List.of("-Xmx1g", "-Djava.io.tmpdir=" + tmp),
-        List.of("demo", "--duration", "30s"))) {
+        List.of("demo", "--duration", "45s"))) {
       int exit = demo.awaitExit(Duration.ofSeconds(200));
       String out = demo.output();
       assertThat(exit).as(out).isZero();
