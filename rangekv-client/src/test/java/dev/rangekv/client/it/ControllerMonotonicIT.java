@@ -19,6 +19,7 @@ class ControllerMonotonicIT {
 
   @Test
   @Timeout(600)
+  @SuppressWarnings("try") // the writers only load the cluster while the test awaits the alert; close stops them
   void monotonicInsertsRaiseTheMonotonicKeyAlert() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
