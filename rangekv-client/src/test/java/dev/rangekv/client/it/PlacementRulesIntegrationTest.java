@@ -49,14 +49,17 @@ class PlacementRulesIntegrationTest {
       admin.set(new PlacementRule(Key.EMPTY, dev.rangekv.core.key.RangeEnd.INFINITY, 3, List.of(), List.of(), List.of(), 0));
       SetPlacementResult users = admin.set(PlacementRule.forPrefix(USER, 3, List.of(), List.of(), List.of("z2")));
       assertThat(users.warning()).isEmpty();
+      // the tenant's keys are being written when its rule arrives: the split at its boundary and the
+      // moves into z1 happen under these writes
+      AckedWriters tenantWriters = new AckedWriters(client, 2,
+          n -> Key.utf8(String.format("tenant/42/%06d", n)), 1 << 10, 3000);
+      MetaProbe.await("tenant writes under way", Duration.ofMinutes(1), () -> tenantWriters.ackedCount() >= 100);
       SetPlacementResult tenant = admin.set(PlacementRule.forPrefix(TENANT, 3, List.of(), List.of("z1"), List.of()));
       assertThat(tenant.warning()).isEmpty();
       assertThat(admin.list().rules()).hasSize(3);
       assertThat(admin.list().version()).isEqualTo(3);
 
       AckedWriters userWriters = new AckedWriters(client, 6, ControllerClusters::uniformKey, 16 << 10, 300);
-      AckedWriters tenantWriters = new AckedWriters(client, 2,
-          n -> Key.utf8(String.format("tenant/42/%06d", n)), 1 << 10, 400);
       meta.awaitOrDump("the tenant's range sits in z1, user ranges lead from z2, all others span 3 zones",
           Duration.ofMinutes(4), () -> conforming(meta.ranges()));
       userWriters.join();
