@@ -25,11 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Placement rules on a 5-node in-JVM cluster in 3 zones (z1: n1, n4, n5; z2: n2; z3: n3): the whole
- * keyspace keeps 3 replicas spread over the zones, the writers' span {@code user} prefers leaders in z2, the span {@code tenant/42/} is pinned to z1. Under writes,
- * the controller splits at the rule boundaries, moves the tenant's replicas into z1 and leaderships to
- * z2, and every other range keeps replicas in 3 distinct zones; nothing acknowledged is lost. The
- * leader preference holds again after z2's node restarts, and with all of z1 dead every 3-zone range
- * still serves its keys.
+ * keyspace keeps 3 replicas spread over the zones, the writers' span {@code user} prefers leaders in
+ * z2, and the span {@code tenant/42/} is pinned to z1 by a rule set while its keys are being written.
+ * Under writes, the controller splits at the rule boundaries, moves the tenant's replicas into z1 and
+ * leaderships to z2, and every other range keeps replicas in 3 distinct zones; nothing acknowledged is
+ * lost. The leader preference holds again after z2's node restarts. Then, once the controller is quiet
+ * (meta voters in 3 zones, every range conforming, no move in flight), all of z1 is killed: every
+ * range outside the tenant keeps serving reads and writes and every acknowledged write reads back.
  */
 class PlacementRulesIntegrationTest {
   static final List<String> ZONES = List.of("z1", "z2", "z3", "z1", "z1");
