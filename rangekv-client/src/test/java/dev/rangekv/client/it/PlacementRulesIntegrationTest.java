@@ -3,7 +3,6 @@ package dev.rangekv.client.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
-import dev.rangekv.client.RangeKvException;
 import dev.rangekv.client.admin.PlacementAdmin;
 import dev.rangekv.client.admin.SetPlacementResult;
 import dev.rangekv.core.key.Key;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * range outside the tenant keeps serving reads and writes and every acknowledged write reads back.
  */
 class PlacementRulesIntegrationTest {
-  static final List<String> ZONES = List.of("z1", "z2", "z3", "z1", "z1");
+  static final List<String> ZONES = ZoneLoss.ZONES;
   static final Key TENANT = Key.utf8("tenant/42/");
   static final Key USER = Key.utf8("user");
 
@@ -72,6 +71,7 @@ class PlacementRulesIntegrationTest {
       userWriters.assertNoAckedWriteLost();
       tenantWriters.assertNoAckedWriteLost();
 
+      long steadyFrom = lastSeq(meta); // no more writes: the load stays as it is from here
       cluster.stop(1); // z2's only node: its leaderships move to z1 or z3
       cluster.restart(1);
       meta.awaitOrDump("leaders of user ranges back in z2 after n2 restarted", Duration.ofMinutes(3),
@@ -79,106 +79,26 @@ class PlacementRulesIntegrationTest {
 
       // Kill all of z1 only once the controller's state says every range is spread and nothing moves:
       // a move in flight has 4 voters for a moment, and 2 of 4 are no majority.
-      meta.awaitOrDump("meta voters in 3 zones, every range conforming, no move in flight on 3 ticks in a row",
-          Duration.ofMinutes(3), new Steady(3, () -> quiet(cluster) && conforming(meta.ranges())));
+      meta.awaitOrDump("meta voters in 3 zones, every range conforming, no move in flight on 3 polls in a row",
+          Duration.ofMinutes(3), new ZoneLoss.Steady(3, () -> ZoneLoss.quiet(cluster) && conforming(meta.ranges())));
+      ZoneLoss.assertNoMoveUndone(meta.events(), steadyFrom);
       List<RangeStatsProto> before = meta.ranges();
-      cluster.stop(0); // all of z1: n1, n4, n5
-      cluster.stop(3);
-      cluster.stop(4);
-      ZoneLoss loss = new ZoneLoss(client);
+      ZoneLoss.killZ1(cluster);
       // every 3-zone range has its z2 and z3 replicas, a majority: once they elect, it serves reads and writes
-      for (RangeStatsProto r : before) {
-        Key start = ProtoValues.key(r.getRange().getStart());
-        Key inside = start.concat(Key.of(new byte[] {0})); // the smallest key after the range's start
-        if (!start.startsWith(TENANT)) {
-          loss.awaitServed("range r" + r.getRange().getRangeId() + " at " + start + " reads and writes with z1 dead",
-              Duration.ofMinutes(2), () -> {
-                client.put(inside, new byte[] {1});
-                assertThat(client.get(inside)).isPresent();
-              });
-        }
-      }
-      loss.awaitServed("every acknowledged user write reads back with z1 dead", Duration.ofMinutes(2),
+      ZoneLoss.assertServed(client, before, r -> !ProtoValues.key(r.getRange().getStart()).startsWith(TENANT));
+      ZoneLoss.awaitServed("every acknowledged user write reads back with z1 dead", Duration.ofMinutes(2),
           userWriters::assertNoAckedWriteLost);
       AckedWriters after = new AckedWriters(client, 2, n -> ControllerClusters.uniformKey(1_000_000 + n), 1 << 10, 200);
       after.join();
       assertThat(after.ackedCount()).as("writes acknowledged with z1 dead (failures: %d)", after.failures())
           .isPositive();
-      loss.awaitServed("the writes made with z1 dead read back", Duration.ofMinutes(1), after::assertNoAckedWriteLost);
+      ZoneLoss.awaitServed("the writes made with z1 dead read back", Duration.ofMinutes(1), after::assertNoAckedWriteLost);
     }
   }
 
-  /**
-   * The controller is quiet: the meta range's voters span the 3 zones and it has no replica move in
-   * flight (read from the meta leader's controller in this JVM).
-   */
-  static boolean quiet(LocalCluster cluster) {
-    for (int i = 0; i < cluster.size(); i++) {
-      if (!cluster.isRunning(i)) {
-        return false;
-      }
-    }
-    var metaNode = cluster.node(ControllerClusters.metaLeader(cluster)).metaNode();
-    List<String> voters = metaNode.group().orElseThrow().voterIds();
-    Set<String> voterZones = new HashSet<>();
-    voters.forEach(v -> voterZones.add(ZONES.get(Integer.parseInt(v.substring(1)) - 1)));
-    return voterZones.size() == 3 && metaNode.controller().orElseThrow().movesInFlight().isEmpty();
-  }
-
-  /** A condition that must hold on {@code times} polls in a row spanning more than a controller tick. */
-  static final class Steady implements java.util.function.BooleanSupplier {
-    private final int times;
-    private final java.util.function.BooleanSupplier condition;
-    private int streak;
-    private long since;
-
-    Steady(int times, java.util.function.BooleanSupplier condition) {
-      this.times = times;
-      this.condition = condition;
-    }
-
-    @Override
-    public boolean getAsBoolean() {
-      boolean ok;
-      try {
-        ok = condition.getAsBoolean();
-      } catch (AssertionError | RuntimeException e) { // no meta leader at this instant
-        ok = false;
-      }
-      long now = System.nanoTime();
-      if (!ok) {
-        streak = 0;
-        return false;
-      }
-      if (streak++ == 0) {
-        since = now;
-      }
-      return streak >= times && now - since > ControllerClusters.config().tickMillis() * 2_000_000L;
-    }
-  }
-
-  /** Awaits client calls that must succeed with a zone down; a timeout names the last failure. */
-  record ZoneLoss(RangeKvClient client) {
-    interface Call {
-      void run();
-    }
-
-    void awaitServed(String what, Duration timeout, Call call) {
-      RuntimeException[] last = {null};
-      try {
-        MetaProbe.await(what, timeout, () -> {
-          try {
-            call.run();
-            return true;
-          } catch (RangeKvException e) { // a leader election or a route refresh still under way
-            last[0] = e;
-            return false;
-          }
-        });
-      } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "; last failure: " + last[0], last[0]);
-      }
-    }
+  static long lastSeq(MetaProbe meta) {
+    List<dev.rangekv.proto.EventProto> events = meta.events();
+    return events.isEmpty() ? 0 : events.get(events.size() - 1).getSeq();
   }
 
   static List<String> seeds(LocalCluster cluster) {
