@@ -11,7 +11,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Grows the meta range onto joined nodes and replaces voters on dead ones ({@link MetaVoterPolicy}):
+ * Grows the meta range onto joined nodes, replaces voters on dead ones and spreads voters that share a
+ * zone ({@link MetaVoterPolicy}):
  * starts an empty meta replica on the added node, then changes the group's voters through Raft (the new
  * replica catches up from the leader's log or state). Logged as a {@code "meta-voters"} event; the
  * meta range is leased as range id {@value #META_LEASE_ID} so one change runs at a time.
@@ -28,7 +29,7 @@ final class MetaVoterStep {
   static Optional<MetaVoterPolicy.Change> due(MetaGroup meta, List<NodeRecord> liveNodes) {
     Map<String, String> zones = liveNodes.stream()
         .collect(Collectors.toMap(NodeRecord::getNodeId, NodeRecord::getZone, (a, b) -> a));
-    return MetaVoterPolicy.next(meta.voterIds(), zones, TARGET_VOTERS);
+    return MetaVoterPolicy.next(meta.voterIds(), meta.leaderNodeId(), zones, TARGET_VOTERS);
   }
 
   /** Runs {@code change} under {@code lease}: prepare the added node's replica, then change the voters. */
