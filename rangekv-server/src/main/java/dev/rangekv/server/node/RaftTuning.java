@@ -50,7 +50,7 @@ public record RaftTuning(
   /** Production-leaning defaults: 1 s / 2 s timeouts, 300–600 ms first election, dormant after 60 s idle. */
   public static RaftTuning defaults() {
     return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
-        Duration.ofMillis(600), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false,
+        Duration.ofMillis(600), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false,
         Duration.ofMillis(dev.rangekv.core.dormancy.DormancyPolicy.DEFAULT_IDLE_MILLIS));
   }
 
@@ -60,7 +60,7 @@ public record RaftTuning(
    */
   public static RaftTuning forTests() {
     return new RaftTuning(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(100),
-        Duration.ofMillis(250), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false, Duration.ZERO);
+        Duration.ofMillis(250), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false, Duration.ZERO);
   }
 
   public RaftTuning withUnsafeFlush(boolean unsafe) {
