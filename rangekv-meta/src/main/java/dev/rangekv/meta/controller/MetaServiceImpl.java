@@ -378,6 +378,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     return controller.stats().leaderReport(d.getRangeId())
         .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
         .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d))
+        .setDormant(controller.stats().isDormant(d.getRangeId()))
         .setPlacementViolations(controller.placementViolations(d.getRangeId())).build();
   }
 
