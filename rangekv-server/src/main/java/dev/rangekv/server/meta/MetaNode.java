@@ -205,7 +205,8 @@ public final class MetaNode implements AutoCloseable {
         channels);
     Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
-    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);
+    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
+    pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
     hosted = new Hosted(group, controller, loop, service.bindService(), actions);
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);
