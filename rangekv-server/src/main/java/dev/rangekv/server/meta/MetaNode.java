@@ -202,7 +202,9 @@ public final class MetaNode implements AutoCloseable {
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
     ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond,
-        channels);
+        channels, rangeId -> group.view().range(rangeId)
+            .map(d -> d.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getAddress).toList())
+            .orElse(List.of()));
     Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
