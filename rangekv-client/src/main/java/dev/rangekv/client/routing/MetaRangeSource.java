@@ -101,7 +101,7 @@ public final class MetaRangeSource implements RangeSource {
   private CompletableFuture<RangeSnapshot> ask(Key start, RangeEnd end, int limit, RouteTable known) {
     if (System.nanoTime() - skipUntilNanos < 0) {
       stats.fallback();
-      return nodes.fetch(known);
+      return nodes.fetch(known).thenApply(RangeSnapshot::asFallback);
     }
     LookupRequest.Builder request = LookupRequest.newBuilder().setKey(ProtoValues.bytes(start)).setLimit(limit);
     if (end.isInfinite()) {
@@ -114,7 +114,7 @@ public final class MetaRangeSource implements RangeSource {
         return CompletableFuture.completedFuture(answer.get());
       }
       stats.fallback();
-      return nodes.fetch(known);
+      return nodes.fetch(known).thenApply(RangeSnapshot::asFallback);
     });
   }
 

@@ -65,7 +65,7 @@ public final class RouteCache {
     fetched.thenCompose(snapshot -> {
       RouteTable after = update(t -> t.withSnapshot(snapshot));
       Optional<RangeSource> fallback = source.fallback();
-      if (fallback.isEmpty() || learnt(before, after, start, end)) {
+      if (fallback.isEmpty() || snapshot.fromFallback() || learnt(before, after, start, end)) {
         return CompletableFuture.completedFuture(after);
       }
       stats.fallback();
