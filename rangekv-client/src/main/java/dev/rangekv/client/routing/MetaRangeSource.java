@@ -139,10 +139,9 @@ public final class MetaRangeSource implements RangeSource {
       if (!hint.isEmpty() && !hint.equals(address) && hops < MAX_HOPS) {
         return call(hint, request, hops + 1);
       }
-      if (typed.isEmpty()) {
-        // the node did not answer at all: skip the meta range for a while (it is failing over)
-        skipUntilNanos = System.nanoTime() + COOL_DOWN.toNanos();
-      }
+      // no answer, no leader known (an election, or a cluster without a meta range), no map yet: skip
+      // the meta range for a while rather than paying a failed call before every fallback
+      skipUntilNanos = System.nanoTime() + COOL_DOWN.toNanos();
       metaFailed(address);
       return CompletableFuture.completedFuture(Optional.<RangeSnapshot>empty());
     }).thenCompose(f -> f);
