@@ -1,6 +1,7 @@
 package dev.rangekv.client.routing;
 
 import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.ManagedChannel;
@@ -89,6 +90,10 @@ public final class NodeChannels implements AutoCloseable {
 
   public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
     return NodeAdminServiceGrpc.newStub(channel(address));
+  }
+
+  public MetaServiceGrpc.MetaServiceStub meta(String address) {
+    return MetaServiceGrpc.newStub(channel(address));
   }
 
   private ManagedChannel channel(String address) {

@@ -202,10 +202,13 @@ public final class MetaNode implements AutoCloseable {
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
     ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond,
-        channels);
+        channels, rangeId -> group.view().range(rangeId)
+            .map(d -> d.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getAddress).toList())
+            .orElse(List.of()));
     Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
-    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);
+    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
+    pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
     hosted = new Hosted(group, controller, loop, service.bindService(), actions);
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.WakeRangeRequest;
@@ -37,11 +38,14 @@ public final class ServerRangeActions implements RangeActions, AutoCloseable {
    * @param deadline how long one step may take to find a leader that answers
    * @param bytesPerSecond span snapshot bandwidth limit of a move (0 = unlimited)
    * @param channels this node's channels to other nodes (shared, not closed here)
+   * @param replicasOf the client addresses of a range's replicas in the meta leader's own map (empty
+   *     when unknown): ranges are located by asking those, not every node
    */
   public ServerRangeActions(Supplier<List<NodeRecord>> liveNodes, Duration deadline, long bytesPerSecond,
-      NodeChannels channels) {
+      NodeChannels channels, LongFunction<List<String>> replicasOf) {
     this.liveNodes = liveNodes;
-    this.admin = new MoveClient(() -> liveNodes.get().stream().map(NodeRecord::getAddress).toList(), deadline, channels);
+    this.admin = new MoveClient(() -> liveNodes.get().stream().map(NodeRecord::getAddress).toList(), deadline, channels,
+        replicasOf);
     this.channels = channels;
     this.bytesPerSecond = bytesPerSecond;
   }
