@@ -1,5 +1,6 @@
 package dev.rangekv.cli.nemesis;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;
@@ -135,19 +136,18 @@ final class NodeProcesses implements AutoCloseable {
   }
 
   /** Waits (bounded) until node {@code id}'s current log contains {@code needle}; fails if it exits. */
-  void awaitLog(String id, String needle, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  void awaitLog(String id, String needle, Duration timeout) {
+    // polling a log file; no event to wait on
+    Await.until(timeout, Duration.ofMillis(200), id + ": '" + needle + "'", () -> {
       if (log(id).contains(needle)) {
-        return;
+        return true;
       }
       Process p = running.get(id);
       if (p == null || !p.isAlive()) {
         throw new AssertionError(id + " exited before '" + needle + "'; log:\n" + tail(log(id)));
       }
-      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
-    }
-    throw new AssertionError(id + ": '" + needle + "' not seen within " + timeout + "; log:\n" + tail(log(id)));
+      return false;
+    }, () -> "; log:\n" + tail(log(id)));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.rangekv.cli.process;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,19 +50,18 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Waits until the output satisfies {@code condition}; fails with the output if the process died or time ran out. */
-  void awaitOutput(Predicate<String> condition, Duration timeout, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  void awaitOutput(Predicate<String> condition, Duration timeout, String what) {
+    // polling a log file; no event to wait on
+    Await.until(timeout, Duration.ofMillis(200), what, () -> {
       String out = output();
       if (condition.test(out)) {
-        return;
+        return true;
       }
       if (!process.isAlive()) {
         throw new AssertionError(what + ": the process exited with " + process.exitValue() + "; output:\n" + out);
       }
-      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + timeout + "; output:\n" + output());
+      return false;
+    }, () -> "; output:\n" + output());
   }
 
   /** Waits for the process to exit and returns its exit code; fails on timeout. */
