@@ -67,7 +67,9 @@ final class NodeProcesses implements AutoCloseable {
     Node n = nodes.get(id);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+    // C1 only, as process.CliProcess: a test node lives minutes, and C2 compiles slowed the others' start-ups
+    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+        "-cp", System.getProperty("java.class.path"),
         RangeKvCommand.class.getName(), "start", "--node-id", id, "--listen", n.client(), "--raft-listen", n.raft(),
         "--data-dir", n.dataDir().toString(), "--insecure"));
     for (String s : settings) {

@@ -18,6 +18,14 @@ import java.util.function.Predicate;
  * {@link #close()} it (destroyForcibly) in a finally block.
  */
 final class CliProcess implements AutoCloseable {
+  /**
+   * JVM options of every test process: a small heap, and C1 only (as bin/rangekv runs its short commands):
+   * a test node lives a minute or two, and on a 2-core box its C2 compiles competed with the other
+   * nodes' start-ups, each of which took 10-14 s to say "joined" with 2 IT forks running.
+   */
+  static final List<String> NODE_JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+      "-XX:-UsePerfData");
+
   private final Process process;
   private final Path log;
 
@@ -33,7 +41,7 @@ final class CliProcess implements AutoCloseable {
   static CliProcess start(Path log, List<String> jvmArgs, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC"));
+    cmd.addAll(NODE_JVM);
     cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
     cmd.addAll(args);
