@@ -143,9 +143,13 @@ final class TestCluster implements AutoCloseable {
    * {@code timeout} (cluster state has no event to await).
    */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
+    long start = System.nanoTime();
     try {
       Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
           .pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+      if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
+        System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
+      }
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
     }
