@@ -143,10 +143,15 @@ final class TestCluster implements AutoCloseable {
    * {@code timeout} (cluster state has no event to await).
    */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
+    await(what, timeout, Duration.ofMillis(20), condition);
+  }
+
+  /** As {@link #await(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
+  static void await(String what, Duration timeout, Duration poll, BooleanSupplier condition) {
     long start = System.nanoTime();
     try {
       Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
-          .pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+          .pollInterval(poll).until(condition::getAsBoolean);
       if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
         System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
       }
