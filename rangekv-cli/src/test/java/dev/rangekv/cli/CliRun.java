@@ -1,5 +1,6 @@
 package dev.rangekv.cli;
 
+import dev.rangekv.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;

@@ -2,7 +2,7 @@ package dev.rangekv.cli.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;

@@ -2,7 +2,7 @@ package dev.rangekv.cli.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

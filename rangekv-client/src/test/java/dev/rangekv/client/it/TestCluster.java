@@ -18,6 +18,7 @@ import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
@@ -31,7 +32,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * An in-JVM {@link LocalCluster} (3 nodes unless told) for client integration tests, with admin helpers
@@ -148,16 +148,7 @@ final class TestCluster implements AutoCloseable {
 
   /** As {@link #await(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
   static void await(String what, Duration timeout, Duration poll, BooleanSupplier condition) {
-    long start = System.nanoTime();
-    try {
-      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
-          .pollInterval(poll).until(condition::getAsBoolean);
-      if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
-        System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
-      }
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
-    }
+    Await.until(timeout, poll, what, condition);
   }
 
   private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
