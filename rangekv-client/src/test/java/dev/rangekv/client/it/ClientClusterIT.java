@@ -132,7 +132,8 @@ class ClientClusterIT extends SharedClusterFixture {
         page.entries().forEach(kv -> got.add(kv.key().toUtf8() + "=" + kv.valueUtf8()));
         cursor = page.next();
         if (pages++ % 3 == 0) {
-          tc.split(k("page", splitPoints.nextInt(120)));
+          // never inside the first 12 keys: the lazy-iterator check below counts 3 pages of 4 in one range
+          tc.split(k("page", 12 + splitPoints.nextInt(108)));
         }
       } while (cursor.isPresent());
       assertThat(got).isEqualTo(expected(model, lo, hi.key(), reverse, 0));
