@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The shell around {@link RouteTable}: one atomic reference swapped on every update; at most one whole
@@ -21,6 +23,7 @@ import java.util.function.UnaryOperator;
  * {@linkplain RangeSource#fallback fallback} before giving up. Thread-safe; reads are a volatile load.
  */
 public final class RouteCache {
+  private static final Logger log = LoggerFactory.getLogger(RouteCache.class);
   private final RangeSource source;
   private final RouteStats stats;
   private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
@@ -56,6 +59,9 @@ public final class RouteCache {
     }
     stats.lookup();
     RouteTable before = table.get();
+    if (log.isDebugEnabled()) {
+      log.debug("span lookup start={} end={} cached={}", start, end, before.map().scanPlan(start, end));
+    }
     CompletableFuture<RangeSnapshot> fetched;
     try {
       fetched = source.lookup(start, end, before);
@@ -69,6 +75,7 @@ public final class RouteCache {
         return CompletableFuture.completedFuture(after);
       }
       stats.fallback();
+      log.debug("span lookup taught nothing, asking the fallback start={} end={}", start, end);
       return fallback.get().fetch(after).thenApply(s -> update(t -> t.withSnapshot(s)));
     }).whenComplete((t, error) -> {
       spans.remove(start, mine);

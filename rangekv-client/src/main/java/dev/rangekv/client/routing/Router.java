@@ -21,6 +21,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The retry loop: sends a {@link RangeOp} to the range and node the cache names, learns from every
@@ -35,6 +37,7 @@ import java.util.function.LongSupplier;
  * from a refreshed cache.
  */
 public final class Router {
+  private static final Logger log = LoggerFactory.getLogger(Router.class);
   private final RouteCache cache;
   private final NodeChannels channels;
   private final RetryPolicy policy;
@@ -161,6 +164,11 @@ public final class Router {
         if (!node.equals(cache.current().leader(range.rangeId()))) {
           cache.learnLeader(range.rangeId(), node, "");
         }
+        if (c.trail.length() > 0 && log.isDebugEnabled()) {
+          // a call that needed more than one attempt: what each attempt met and why the cache refreshed
+          log.debug("call done op={} attempts={} trail=[{}, r{}@g{}/{}:ok]", c.op.describe(), c.attempts, c.trail,
+              range.rangeId(), range.generation(), node);
+        }
         c.result.complete(value);
       } else {
         onFailure(c, range, node, Failures.classify(error), Failures.unwrap(error));
@@ -219,6 +227,10 @@ public final class Router {
       }
       long backoff = d.backoffNanos();
       if (refresh || d.refreshCache()) {
+        if (c.trail.length() < 2000) {
+          c.trail.append(refresh ? " refresh=" + (failure instanceof Failure.RangeMoved ? "untaught-news" : "all-replicas-failed")
+              : " refresh=policy");
+        }
         cache.refresh(range.start(), range.end()).whenComplete((t, e) -> {
           if (e != null) {
             c.refreshError = e;

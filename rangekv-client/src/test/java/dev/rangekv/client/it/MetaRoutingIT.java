@@ -47,6 +47,12 @@ class MetaRoutingIT {
   static final int NODES = 3;
   static final int RANGES = 16;
   static final int MISSES = 20;
+  static {
+    // the routing trace (each multi-attempt call's attempts and refresh reasons, each span lookup): what
+    // explains a count that differs from the expected one (slf4j-simple reads levels when a logger is made)
+    System.setProperty("org.slf4j.simpleLogger.log.dev.rangekv.client.routing", "debug");
+  }
+
   @TempDir static Path dir;
   static LocalCluster cluster;
   static NodeChannels metaChannels;
