@@ -52,13 +52,39 @@ public final class RouteCache {
    * exceptionally when the source (and fallback) failed.
    */
   public CompletableFuture<RouteTable> refresh(Key start, RangeEnd end) {
+    return refresh(start, end, Optional.empty());
+  }
+
+  /**
+   * Refreshes the span of {@code missed}, the entry (descriptor or placeholder) a call read from the table
+   * and could not use, unless the table no longer holds it there: then a lookup (or news) replaced it
+   * after the call read it, and the call retries on the table as it is now, without a lookup. A call that
+   * read the table just before the shared lookup of its span finished would otherwise start a second
+   * lookup of a span the cache already knows, which teaches nothing and so goes on to the fallback (as
+   * CockroachDB's eviction token evicts only the entry its caller saw).
+   */
+  public CompletableFuture<RouteTable> refresh(RangeDescriptor missed) {
+    return refresh(missed.start(), missed.end(), Optional.of(missed));
+  }
+
+  private CompletableFuture<RouteTable> refresh(Key start, RangeEnd end, Optional<RangeDescriptor> missed) {
     CompletableFuture<RouteTable> mine = new CompletableFuture<>();
     CompletableFuture<RouteTable> running = spans.putIfAbsent(start, mine);
     if (running != null) {
       return running;
     }
+    // checked after taking the span's slot: a lookup updates the table before it frees the slot, so a
+    // call that got the slot sees that lookup's answer here
+    RouteTable now = table.get();
+    if (missed.isPresent() && !now.map().lookup(missed.get().start()).equals(missed.get())) {
+      log.debug("span lookup skipped, the table replaced the entry missed={} now={}", missed.get(),
+          now.map().lookup(missed.get().start()));
+      spans.remove(start, mine);
+      mine.complete(now);
+      return mine;
+    }
     stats.lookup();
-    RouteTable before = table.get();
+    RouteTable before = now;
     if (log.isDebugEnabled()) {
       log.debug("span lookup start={} end={} cached={}", start, end, before.map().scanPlan(start, end));
     }

@@ -231,7 +231,7 @@ public final class Router {
           c.trail.append(refresh ? " refresh=" + (failure instanceof Failure.RangeMoved ? "untaught-news" : "all-replicas-failed")
               : " refresh=policy");
         }
-        cache.refresh(range.start(), range.end()).whenComplete((t, e) -> {
+        cache.refresh(range).whenComplete((t, e) -> {
           if (e != null) {
             c.refreshError = e;
           }

@@ -148,4 +148,37 @@ class RouteCacheTest {
 
     assertThat(source.fallbacks).hasValue(0);
   }
+
+  @Test
+  void aMissOnAnEntryTheSharedLookupHasSinceReplaced_startsNoSecondLookup() {
+    SpanSource source = new SpanSource();
+    RouteCache cache = new RouteCache(source);
+    source.nodes = snapshot(RangeMap.initial(1, List.of("n1")));
+    RangeDescriptor placeholder = cache.current().map().lookup(Key.utf8("x"));
+    CompletableFuture<RouteTable> first = cache.refresh(placeholder);
+    source.answer.complete(snapshot(RangeMap.initial(1, List.of("n1"))));
+    first.join();
+
+    // a second call read the table (the placeholder) before that lookup finished, and misses only now
+    RouteTable after = cache.refresh(placeholder).join();
+
+    assertThat(after.map().lookup(Key.utf8("x")).rangeId()).isEqualTo(1);
+    assertThat(source.lookups).hasValue(1);
+    assertThat(source.fallbacks).hasValue(0);
+    assertThat(cache.stats().snapshot().lookups()).isEqualTo(1);
+  }
+
+  @Test
+  void aMissOnTheEntryStillCached_looksItUp() {
+    SpanSource source = new SpanSource();
+    RouteCache cache = new RouteCache(source);
+    RangeMap parent = RangeMap.initial(1, List.of("n1"));
+    cache.learnSnapshot(snapshot(parent));
+    source.answer.complete(snapshot(parent.split(Key.utf8("m"), 2)));
+
+    RouteTable after = cache.refresh(cache.current().map().lookup(Key.utf8("x"))).join();
+
+    assertThat(source.lookups).hasValue(1);
+    assertThat(after.map().size()).isEqualTo(2);
+  }
 }
