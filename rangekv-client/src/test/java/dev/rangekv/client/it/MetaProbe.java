@@ -57,10 +57,15 @@ final class MetaProbe implements AutoCloseable {
 
   /** Like {@link #await}, but a timeout's message also shows the meta range's ranges and recent events. */
   void awaitOrDump(String what, Duration timeout, BooleanSupplier condition) {
+    awaitOrDump(what, timeout, condition, () -> "");
+  }
+
+  /** Like {@link #awaitOrDump(String, Duration, BooleanSupplier)}; a timeout's message ends with {@code more}'s text. */
+  void awaitOrDump(String what, Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> more) {
     try {
       await(what, timeout, condition);
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "\n" + describe(), e);
+      throw new AssertionError(e.getMessage() + "\n" + describe() + "\n" + more.get(), e);
     }
   }
 

@@ -85,9 +85,9 @@ class PlacementRulesIT {
       List<RangeStatsProto> before = meta.ranges();
       ZoneLoss.killZ1(cluster);
       // every 3-zone range has its z2 and z3 replicas, a majority: once they elect, it serves reads and writes
-      ZoneLoss.assertServed(client, before, r -> !ProtoValues.key(r.getRange().getStart()).startsWith(TENANT));
+      ZoneLoss.assertServed(cluster, meta, client, before, r -> !ProtoValues.key(r.getRange().getStart()).startsWith(TENANT));
       ZoneLoss.awaitServed("every acknowledged user write reads back with z1 dead", Duration.ofMinutes(2),
-          userWriters::assertNoAckedWriteLost);
+          () -> ZoneLoss.describeOrWhyNot(meta), userWriters::assertNoAckedWriteLost);
       AckedWriters after = new AckedWriters(client, 2, n -> ControllerClusters.uniformKey(1_000_000 + n), 1 << 10, 200);
       after.join();
       assertThat(after.ackedCount()).as("writes acknowledged with z1 dead (failures: %d)", after.failures())

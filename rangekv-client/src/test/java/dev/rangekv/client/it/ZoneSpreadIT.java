@@ -51,7 +51,8 @@ class ZoneSpreadIT {
       meta.awaitOrDump("every range and the meta voters over 3 zones again, no move in flight on 3 polls in a row",
           Duration.ofMinutes(5), new ZoneLoss.Steady(3, () -> ZoneLoss.quiet(cluster)
               && meta.ranges().stream().allMatch(r -> r.getRange().getReplicasCount() == 3
-                  && ZoneLoss.zones(r).size() == 3)));
+                  && ZoneLoss.zones(r).size() == 3)),
+          () -> "Raft configurations unlike their descriptors: " + RaftViews.confMismatches(cluster));
       assertThat(meta.events("move")).as("rebalancing moved replicas back into z2")
           .anyMatch(e -> e.getReason().startsWith("rebalance: replicas share a zone"));
       ZoneLoss.assertNoMoveUndone(meta.events(), restartedAt);
@@ -59,9 +60,9 @@ class ZoneSpreadIT {
 
       List<RangeStatsProto> before = meta.ranges();
       ZoneLoss.killZ1(cluster);
-      ZoneLoss.assertServed(client, before, r -> true);
+      ZoneLoss.assertServed(cluster, meta, client, before, r -> true);
       ZoneLoss.awaitServed("every acknowledged write reads back with z1 dead", Duration.ofMinutes(2),
-          writers::assertNoAckedWriteLost);
+          () -> ZoneLoss.describeOrWhyNot(meta), writers::assertNoAckedWriteLost);
     }
   }
 }
