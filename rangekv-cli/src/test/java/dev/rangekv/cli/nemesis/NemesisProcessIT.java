@@ -137,8 +137,11 @@ class NemesisProcessIT {
     String first = nodes.addresses().get(0);
     // a range never written cannot get replicas yet (see ClusterProcessesIT): write before joining
     CliRun.ok(CliRun.of("put", "seed", "1", "--cluster", first));
+    // the others start together (as an operator starts them), so their JVM start-ups overlap
     for (String id : ids.subList(1, ids.size())) {
       nodes.start(id, List.of(first));
+    }
+    for (String id : ids.subList(1, ids.size())) {
       nodes.awaitLog(id, "joined the cluster", STEP);
     }
     CliRun.await(STEP, r -> r.out().contains(ids.size() + " nodes, " + ids.size() + " live")
