@@ -172,49 +172,17 @@ public final class MoveClient implements AutoCloseable {
     }
   }
 
-  /**
-   * Moves the replica of {@code rangeId} on {@code fromNodeId} to the node at {@code toAddress}: the
-   * leadership leaves {@code fromNodeId} first (to a replica that is caught up), then one configuration
-   * change swaps the two replicas (joint consensus), so the range never has 4 voters of which 2 could
-   * share a zone. A range whose only replica moves adds the new one, hands it the leadership and then
-   * removes the old one.
-   */
+  /** Moves the replica of {@code rangeId} on {@code fromNodeId} to the node at {@code toAddress}. */
   public RangeDescriptorProto move(long rangeId, String fromNodeId, String toAddress, long bytesPerSecond) {
-    Optional<Located> before = locate(rangeId);
-    Optional<String> heir = before.stream().flatMap(l -> l.range().getReplicasList().stream())
-        .map(ReplicaProto::getNodeId).filter(id -> !id.equals(fromNodeId)).findFirst();
-    if (heir.isEmpty()) {
-      return addThenRemove(rangeId, fromNodeId, toAddress, bytesPerSecond);
-    }
-    if (before.get().leaderNodeId().equals(fromNodeId)) {
-      transferLeader(rangeId, heir.get());
-    }
-    return onLeader(rangeId, (loc, stub) -> {
-      boolean added = addressOf(loc.range(), toAddress).isPresent();
-      boolean gone = loc.range().getReplicasList().stream().noneMatch(r -> r.getNodeId().equals(fromNodeId));
-      if (added && gone) {
-        return loc.range();
-      }
-      if (added) { // a replica change recorded halfway by an earlier attempt: only the removal is left
-        return stub.removeReplica(RemoveReplicaRequest.newBuilder().setHeader(header(loc.range())).setNodeId(fromNodeId)
-            .build()).getRange();
-      }
-      AddReplicaRequest.Builder add = AddReplicaRequest.newBuilder().setHeader(header(loc.range())).setAddress(toAddress)
-          .setBytesPerSecond(bytesPerSecond);
-      if (!gone) {
-        add.setReplacingNodeId(fromNodeId);
-      }
-      return stub.withDeadlineAfter(30, TimeUnit.MINUTES).addReplica(add.build()).getRange();
-    });
-  }
-
-  private RangeDescriptorProto addThenRemove(long rangeId, String fromNodeId, String toAddress, long bytesPerSecond) {
     RangeDescriptorProto added = addReplica(rangeId, toAddress, bytesPerSecond);
     String toNode = added.getReplicasList().stream().filter(r -> r.getAddress().equals(toAddress))
         .map(ReplicaProto::getNodeId).findFirst()
         .orElseThrow(() -> new IllegalStateException("added replica missing from " + added));
     if (locate(rangeId).map(l -> l.leaderNodeId().equals(fromNodeId)).orElse(false)) {
-      transferLeader(rangeId, toNode);
+      // an older replica is caught up; the one just added may still trail, and Ratis gives a transfer 10 s
+      String heir = added.getReplicasList().stream().map(ReplicaProto::getNodeId)
+          .filter(id -> !id.equals(fromNodeId) && !id.equals(toNode)).findFirst().orElse(toNode);
+      transferLeader(rangeId, heir);
     }
     return removeReplica(rangeId, fromNodeId);
   }

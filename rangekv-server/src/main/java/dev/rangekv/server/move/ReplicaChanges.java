@@ -96,11 +96,6 @@ public final class ReplicaChanges {
 
   private RangeDescriptorProto addNow(AddReplicaRequest request) {
     LeaderContext ctx = LeaderContext.of(server, gateway, directory, request.getHeader());
-    String replacing = request.getReplacingNodeId();
-    if (replacing.equals(local.self().getNodeId())) {
-      throw new RangeKvException(RangeKvErrors.invalidArgument("replacing_node_id",
-          "the leader cannot replace itself; transfer leadership first"));
-    }
     List<RaftReplica> known = new ArrayList<>(directory.replicaRecord(ctx.rangeId()));
     if (known.stream().noneMatch(r -> r.getNodeId().equals(local.self().getNodeId()))) {
       known.add(local.self());
@@ -115,17 +110,9 @@ public final class ReplicaChanges {
       throw fail("preparing the new replica at " + request.getAddress() + " failed: " + e, true);
     }
     directory.learnAddresses(List.of(target));
-    boolean replaces = !replacing.isEmpty() && ctx.peerIds().contains(replacing);
-    if (!ctx.peerIds().contains(target.getNodeId()) || replaces) {
+    if (!ctx.peerIds().contains(target.getNodeId())) {
       List<RaftPeer> next = new ArrayList<>(ctx.peers());
-      // one configuration change (joint consensus) when a replica leaves for the new one: old and new
-      // voters each need their own majority meanwhile, so losing the leaving and the new replica's zone
-      // mid-move leaves both majorities alive; add-then-remove went through 4 voters, 2 of them possibly
-      // in one zone (ZoneSpreadIT: a range on [n3, n2, n1] adding n4 lost z1 and with it its quorum)
-      next.removeIf(p -> p.getId().toString().equals(replacing));
-      if (next.stream().noneMatch(p -> p.getId().toString().equals(target.getNodeId()))) {
-        next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
-      }
+      next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
       long t0 = System.nanoTime();
       try {
         setConfiguration(ctx, next, options.catchUpTimeout());
@@ -134,14 +121,10 @@ public final class ReplicaChanges {
         throw fail("adding replica " + target.getNodeId() + " of range " + ctx.rangeId() + " aborted: " + e.getMessage(),
             true);
       }
-      log.info("replica caught up and joined rangeId={} node={} replaced={} ms={}", ctx.rangeId(), target.getNodeId(),
-          replaces ? replacing : "", (System.nanoTime() - t0) / 1_000_000);
+      log.info("replica caught up and joined rangeId={} node={} ms={}", ctx.rangeId(), target.getNodeId(),
+          (System.nanoTime() - t0) / 1_000_000);
     }
-    RangeDescriptorProto next = recordReplicas(request.getHeader(), ctx);
-    if (!replacing.isEmpty() && next.getReplicasList().stream().noneMatch(r -> r.getNodeId().equals(replacing))) {
-      dropOn(replacing, ctx.rangeId(), false, List.of(next));
-    }
-    return next;
+    return recordReplicas(request.getHeader(), ctx);
   }
 
   /**
