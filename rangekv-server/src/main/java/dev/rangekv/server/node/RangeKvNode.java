@@ -250,9 +250,11 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new KvServiceImpl(gateway, proposals, limits, load,
             kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store)
+            .onSplit(waker::splitApplied))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
-            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null)))
+            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
+            .onOpen(waker::openForPeer))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
         .intercept(new ClusterIdCheck(clusterId))
