@@ -26,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.server.RaftConfiguration;
@@ -39,13 +40,15 @@ import org.slf4j.LoggerFactory;
  * the wake of a range still marked dormant; and asks the node of a follower that stopped answering to
  * reopen its replica (a replica closed while the range was awake, e.g. one restarted during dormancy,
  * would otherwise stay closed). When a dormancy entry applies, the replica's group is closed a little
- * later (the leader waits a heartbeat interval so the followers learn the commit), unless anything
- * happened to the range after the entry.
+ * later (the leader waits until its followers reported the commit, a few heartbeat intervals at most),
+ * unless anything happened to the range after the entry.
  */
 public final class DormancyTicker {
   private static final Logger log = LoggerFactory.getLogger(DormancyTicker.class);
   /** How often a silent follower's node is asked to wake its replica. */
   private static final long FOLLOWER_WAKE_EVERY_MILLIS = 5_000;
+  /** How many heartbeat intervals a leader waits for its followers to learn a dormancy entry's commit. */
+  private static final int FOLLOWER_COMMIT_CHECKS = 10;
 
   private final NodeStore store;
   private final ReplicaDirectory directory;
@@ -56,6 +59,7 @@ public final class DormancyTicker {
   private final ProposalBuffers proposals;
   private final NodeChannels channels;
   private final ScheduledExecutorService groupThread;
+  private final ScheduledExecutorService closeThreads;
   private final LongSupplier clockMillis;
   private final DormancyPolicy policy;
   private final Duration heartbeat;
@@ -68,7 +72,10 @@ public final class DormancyTicker {
   /** Timings: the idle policy, the leader's heartbeat interval, and when a follower counts as silent. */
   public record Settings(DormancyPolicy policy, Duration heartbeat, Duration silentFollower) {}
 
-  public DormancyTicker(RangeWaker.Node node, RangeWaker waker, ProposalBuffers proposals, Settings settings) {
+  /** {@code closeThreads}: where dormant groups are closed (not the group thread, see {@link DormantGroups}). */
+  public DormancyTicker(RangeWaker.Node node, RangeWaker waker, ProposalBuffers proposals, Settings settings,
+      ScheduledExecutorService closeThreads) {
+    this.closeThreads = closeThreads;
     this.store = node.store();
     this.directory = node.directory();
     this.server = node.server();
@@ -200,28 +207,58 @@ public final class DormancyTicker {
       return;
     }
     try {
-      groupThread.schedule(() -> closeIfStillDormant(rangeId, index), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+      closeThreads.schedule(() -> closeIfStillDormant(rangeId, index), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       log.debug("node closing: dormant range closes at the next start rangeId={}", rangeId);
     }
   }
 
   private void closeIfStillDormant(long rangeId, long index) {
+    closeIfStillDormant(rangeId, index, 0);
+  }
+
+  private void closeIfStillDormant(long rangeId, long index, int attempt) {
+    try {
+      if (attempt < FOLLOWER_COMMIT_CHECKS && followerBehind(rangeId, index)) {
+        // a follower that never learns the entry committed keeps its group open and campaigns alone
+        closeThreads.schedule(() -> closeIfStillDormant(rangeId, index, attempt + 1), heartbeat.toMillis(),
+            TimeUnit.MILLISECONDS);
+        return;
+      }
+      if (groups.close(rangeId, () -> stillDormant(rangeId, index))) {
+        ledSince.remove(rangeId);
+      }
+    } catch (IOException | RejectedExecutionException | RuntimeException e) {
+      log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
+    }
+  }
+
+  /** On the leader: some follower's last reported commit index is below the dormancy entry's. */
+  private boolean followerBehind(long rangeId, long index) throws IOException {
+    RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
+    if (!division.getInfo().isLeader()) {
+      return false;
+    }
+    for (CommitInfoProto c : division.getCommitInfos()) {
+      if (c.getCommitIndex() < index) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean stillDormant(long rangeId, long index) {
     OptionalLong mark = DormancyRecord.dormantAt(store, rangeId);
     RangeStateMachine replica = directory.replica(rangeId).orElse(null);
     if (mark.isEmpty() || mark.getAsLong() != index || replica == null || waker.isWaking(rangeId)
         || replica.getLastAppliedTermIndex() == null || replica.getLastAppliedTermIndex().getIndex() != index) {
-      return; // woke, or something came after the entry: the leader records the wake instead
+      return false; // woke, or something came after the entry: the leader records the wake instead
     }
     try {
       RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-      if (division.getRaftLog().getLastEntryTermIndex().getIndex() != index || !proposals.idle(rangeId)) {
-        return;
-      }
-      groups.close(rangeId);
-      ledSince.remove(rangeId);
-    } catch (IOException | RuntimeException e) {
-      log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
+      return division.getRaftLog().getLastEntryTermIndex().getIndex() == index && proposals.idle(rangeId);
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -99,6 +99,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final ReplicaDirectory directory;
   private final RaftServer raftServer;
   private final ScheduledExecutorService groupExecutor;
+  private final ScheduledExecutorService closeExecutor;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
   private final NodeChannels channels;
@@ -171,6 +172,12 @@ public final class RangeKvNode implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    // closing a dormant range's division takes up to a second: on their own threads, not ahead of opens
+    this.closeExecutor = Executors.newScheduledThreadPool(2, r -> {
+      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-closes");
+      t.setDaemon(true);
+      return t;
+    });
     this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
     directory.onChildRecorded(reconciler::ensure);
     reconciler.start(RECONCILE_MILLIS);
@@ -210,7 +217,7 @@ public final class RangeKvNode implements AutoCloseable {
     });
     DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
         new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
-        config.tuning().rpcTimeoutMax().multipliedBy(2)));
+        config.tuning().rpcTimeoutMax().multipliedBy(2)), closeExecutor);
     directory.onDormancyApplied(dormancy::applied);
     dormancy.start(DORMANCY_TICK);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
@@ -532,6 +539,7 @@ public final class RangeKvNode implements AutoCloseable {
     }
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
+    closeExecutor.shutdownNow();
     moveExecutor.shutdownNow();
     kvExecutor.shutdownNow();
     channels.close();
