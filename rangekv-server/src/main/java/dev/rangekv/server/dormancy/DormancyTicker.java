@@ -228,13 +228,16 @@ public final class DormancyTicker {
       if (groups.close(rangeId, () -> stillDormant(rangeId, index))) {
         ledSince.remove(rangeId);
       }
-    } catch (IOException | RejectedExecutionException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) { // a refused reschedule included: the node is closing
       log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
     }
   }
 
   /** On the leader: some follower's last reported commit index is below the dormancy entry's. */
   private boolean followerBehind(long rangeId, long index) throws IOException {
+    if (!groups.isOpen(rangeId)) {
+      return false;
+    }
     RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
     if (!division.getInfo().isLeader()) {
       return false;
