@@ -173,7 +173,7 @@ public final class RangeKvNode implements AutoCloseable {
       return t;
     });
     // closing a dormant range's division takes up to a second: on their own threads, not ahead of opens
-    this.closeExecutor = Executors.newScheduledThreadPool(2, r -> {
+    this.closeExecutor = Executors.newScheduledThreadPool(4, r -> {
       Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-closes");
       t.setDaemon(true);
       return t;
