@@ -51,6 +51,7 @@ import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
 import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.server.observe.RaftMetrics;
 import dev.rangekv.storage.StoreException;
 import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse;
@@ -155,6 +156,7 @@ public final class RangeKvNode implements AutoCloseable {
     };
     // Ratis opens every group directory it finds: dormant ranges' directories are parked first
     DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
+    RaftMetrics.withoutJmx();
     RaftServer.Builder builder = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
