@@ -115,7 +115,12 @@ public final class DormancyTicker {
       return;
     }
     long since = ledSince.computeIfAbsent(rangeId, id -> now);
-    wakeSilentFollowers(rangeId, division, now);
+    if (!closing(replica)) {
+      // a follower that closed for the dormancy entry is silent on purpose: woken now (this leader waits
+      // for the others' commit reports before it closes), it reopened after everyone else had closed and
+      // stayed open alone (ManyDormantRangesIT)
+      wakeSilentFollowers(rangeId, division, now);
+    }
     if (!division.getInfo().isLeaderReady() || replica.descriptor().isEmpty()) {
       return;
     }
@@ -136,6 +141,13 @@ public final class DormancyTicker {
     if (policy.decide(activity, now).sleep()) {
       sleep(rangeId, d);
     }
+  }
+
+  /** The replica applied its dormancy entry and nothing after it: its group closes soon on every node. */
+  private boolean closing(RangeStateMachine replica) {
+    OptionalLong mark = DormancyRecord.dormantAt(store, replica.rangeId());
+    return mark.isPresent() && replica.getLastAppliedTermIndex() != null
+        && replica.getLastAppliedTermIndex().getIndex() <= mark.getAsLong();
   }
 
   private int caughtUp(RaftServer.Division division, int followers) {

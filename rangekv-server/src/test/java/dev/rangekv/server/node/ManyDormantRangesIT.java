@@ -7,7 +7,6 @@ import dev.rangekv.server.replica.DormancyRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,10 +28,12 @@ class ManyDormantRangesIT {
 
   @Test
   @Timeout(600)
-  @Disabled("issue 18, open: run 2 on 2026-12-01 had a range unavailable for > 30 s after the node kill (a split "
-      + "and a write gave up; reopened groups answered ServerNotReadyException); run 1 read back every write")
   void twoHundredRanges_sleepAndWake_underWritesSplitsAndANodeKill_loseNoAcknowledgedWrite() throws Exception {
-    RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofSeconds(2));
+    // The nodes' own Raft timeouts (1-2 s), not the tests' 0.5-1 s: 600 replicas in one 1 GB JVM on two
+    // shared cores pause for most of a second now and then (a collection while node 3 restarts), every
+    // leader whose other live replica missed its heartbeats then stepped down at once, and the elections
+    // that followed kept the nodes too busy to answer the next ones in time.
+    RaftTuning tuning = RaftTuning.defaults().withDormantAfter(Duration.ofSeconds(2));
     try (LocalCluster cluster = LocalCluster.start(3, dir, tuning);
         TestRouter router = TestRouter.of(cluster)) {
       router.refresh();
