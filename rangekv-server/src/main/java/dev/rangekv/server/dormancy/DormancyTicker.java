@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * reopen its replica (a replica closed while the range was awake, e.g. one restarted during dormancy,
  * would otherwise stay closed). When a dormancy entry applies, the replica's group is closed a little
  * later (the leader waits until its followers reported the commit, a few heartbeat intervals at most),
- * unless anything happened to the range after the entry.
+ * unless anything happened to the range after the entry. A replica here that finds no leader for a
+ * silent-follower period wakes its range itself: it missed the dormancy entry (down when the others
+ * closed), and no request or leader would otherwise ever bring it up to date.
  */
 public final class DormancyTicker {
   private static final Logger log = LoggerFactory.getLogger(DormancyTicker.class);
@@ -68,6 +70,8 @@ public final class DormancyTicker {
   /** When this node first saw itself lead each range: a new leader waits the idle period too. */
   private final Map<Long, Long> ledSince = new ConcurrentHashMap<>();
   private final Map<String, Long> followerWakes = new ConcurrentHashMap<>();
+  /** When each open replica here that does not lead was first seen without a known leader. */
+  private final Map<Long, Long> leaderlessSince = new ConcurrentHashMap<>();
 
   /** Timings: the idle policy, the leader's heartbeat interval, and when a follower counts as silent. */
   public record Settings(DormancyPolicy policy, Duration heartbeat, Duration silentFollower) {}
@@ -112,8 +116,10 @@ public final class DormancyTicker {
     RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
     if (!division.getInfo().isLeader()) {
       ledSince.remove(rangeId);
+      wakeIfLeaderless(rangeId, division, now);
       return;
     }
+    leaderlessSince.remove(rangeId);
     long since = ledSince.computeIfAbsent(rangeId, id -> now);
     if (!closing(replica)) {
       // a follower that closed for the dormancy entry is silent on purpose: woken now (this leader waits
@@ -160,7 +166,9 @@ public final class DormancyTicker {
     }
     int answering = 0;
     for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
-      if (f.getLastRpcElapsedTimeMs() < silentFollower.toMillis()) {
+      // answered one of the last two heartbeats: a follower stopped since would miss the dormancy entry
+      // (then it wakes the range itself once it is back, see wakeIfLeaderless)
+      if (f.getLastRpcElapsedTimeMs() < heartbeat.toMillis()) {
         answering++;
       }
     }
@@ -188,6 +196,26 @@ public final class DormancyTicker {
         log.info("dormancy not proposed rangeId={} error={}", rangeId, e.toString());
       }
     });
+  }
+
+  /**
+   * A replica open here that has known no leader for a silent-follower period wakes its range (asks
+   * every replica's node to open it; a peer with a longer log wins the election and catches this one
+   * up). Seen after a restart: the others went dormant with an entry this replica never received, and it
+   * campaigned alone for good (ManyDormantRangesIT: stores never converged).
+   */
+  private void wakeIfLeaderless(long rangeId, RaftServer.Division division, long now) {
+    if (division.getInfo().getLeaderId() != null) {
+      leaderlessSince.remove(rangeId);
+      return;
+    }
+    long since = leaderlessSince.computeIfAbsent(rangeId, id -> now);
+    if (now - since < silentFollower.toMillis() || waker.isWaking(rangeId)) {
+      return;
+    }
+    leaderlessSince.put(rangeId, now); // the next try, if needed, one period later
+    log.info("replica without a leader wakes its range rangeId={} leaderlessMillis={}", rangeId, now - since);
+    waker.wake(rangeId, true);
   }
 
   private void wakeSilentFollowers(long rangeId, RaftServer.Division division, long now) {
@@ -239,6 +267,7 @@ public final class DormancyTicker {
       }
       if (groups.close(rangeId, () -> stillDormant(rangeId, index))) {
         ledSince.remove(rangeId);
+        leaderlessSince.remove(rangeId);
       }
     } catch (IOException | RuntimeException e) { // a refused reschedule included: the node is closing
       log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
