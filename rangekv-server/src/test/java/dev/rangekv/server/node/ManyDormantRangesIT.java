@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 class ManyDormantRangesIT {
   private static final Logger log = LoggerFactory.getLogger(ManyDormantRangesIT.class);
-  private static final int RANGES = 60;
+  private static final int RANGES = 40;
   private static final int SPLITTERS = 3;
 
   @TempDir Path dir;
@@ -53,10 +53,11 @@ class ManyDormantRangesIT {
         AtomicInteger splits = new AtomicInteger();
         List<Thread> splitters = startSplitters(cluster, router, ranges, splits);
         int killAt = ranges * 2 / 3;
-        Await.until(Duration.ofSeconds(120), killAt + " ranges", () -> splits.get() + 1 >= killAt);
+        // node 3 stops with ranges dormant and others awake, while the splits go on
+        Await.until(Duration.ofSeconds(120), killAt + " ranges, some dormant",
+            () -> splits.get() + 1 >= killAt && dormant(cluster.node(2)) > 0);
         log.info("splits to {} ranges took ms={}, dormant on node 3: {}; stopping node 3", splits.get() + 1,
             (System.nanoTime() - t0) / 1_000_000, dormant(cluster.node(2)));
-        assertThat(dormant(cluster.node(0))).as("ranges already dormant on node 1").isPositive();
         cluster.stop(2);
         for (Thread t : splitters) {
           t.join(TimeUnit.MINUTES.toMillis(3));
