@@ -7,8 +7,14 @@
 # threads, RSS, NMT "Other" (JDK direct buffers) and CPU over 30 s; the first get to SAMPLES dormant
 # ranges (WakeLatency wake); closed-loop put+get on RANGES random ranges (WakeLatency touch).
 # Needs the CLI and bench jars: mvn -q -B -DskipTests -pl rangekv-cli,rangekv-bench -am package
+# Every step fits a short `rkbench` sitting: `stop` ends one, `restart` begins the next on the same data
+# (the nodes open only their awake ranges), and `grow` pre-splits further (e.g. 1,000 -> 3,000 ranges
+# over several sittings).
 # Usage (from the repository root):
-#   rangekv-bench/scripts/thousand-ranges.sh setup N BATCH DORMANT_AFTER   # start, pre-split, load
+#   rangekv-bench/scripts/thousand-ranges.sh setup N BATCH DORMANT_AFTER   # start, load, pre-split
+#   rkbench rangekv-bench/scripts/thousand-ranges.sh grow FROM TO BATCH    # load and pre-split r(FROM)..r(TO-1)
+#   rkbench rangekv-bench/scripts/thousand-ranges.sh restart               # start the stopped nodes again
+#   rkbench rangekv-bench/scripts/thousand-ranges.sh settle N              # wait until N ranges are dormant
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh sample LABEL          # per-node threads/RSS/CPU
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh wake N SAMPLES        # wake latency
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh touch N RANGES THREADS SECONDS
@@ -21,36 +27,56 @@ SEEDS=127.0.0.1:7301,127.0.0.1:7311,127.0.0.1:7321
 BENCH="java -cp rangekv-bench/target/benchmarks.jar dev.rangekv.bench.cluster.WakeLatency"
 cli() { RANGEKV_JAVA_OPTS= $RUN "$@" --cluster 127.0.0.1:7301; }
 pids() { cat $B/pids; }
-verb=$1; shift
-case $verb in
-setup)
-  N=$1; BATCH=$2; DORM=$3
-  rm -rf $B; mkdir -p $B
+# starts the three nodes (n2 and n3 join through n1; after a restart they register again)
+startnodes() {
+  DORM=$(cat $B/dorm)
   export RANGEKV_JAVA_OPTS="-XX:NativeMemoryTracking=summary"
-  $RUN start --node-id n1 --listen 127.0.0.1:7301 --data-dir $B/n1 --insecure --dormant-after $DORM > $B/n1.log 2>&1 & P1=$!
-  sleep 8
-  $RUN start --node-id n2 --listen 127.0.0.1:7311 --data-dir $B/n2 --insecure --join 127.0.0.1:7301 --dormant-after $DORM > $B/n2.log 2>&1 & P2=$!
-  $RUN start --node-id n3 --listen 127.0.0.1:7321 --data-dir $B/n3 --insecure --join 127.0.0.1:7301 --dormant-after $DORM > $B/n3.log 2>&1 & P3=$!
+  t0=$(date +%s%N)
+  $RUN start --node-id n1 --listen 127.0.0.1:7301 --data-dir $B/n1 --insecure --dormant-after $DORM >> $B/n1.log 2>&1 & P1=$!
+  for i in $(seq 1 40); do cli nodes > /dev/null 2>&1 && break; sleep 1; done
+  $RUN start --node-id n2 --listen 127.0.0.1:7311 --data-dir $B/n2 --insecure --join 127.0.0.1:7301 --dormant-after $DORM >> $B/n2.log 2>&1 & P2=$!
+  $RUN start --node-id n3 --listen 127.0.0.1:7321 --data-dir $B/n3 --insecure --join 127.0.0.1:7301 --dormant-after $DORM >> $B/n3.log 2>&1 & P3=$!
   echo "$P1 $P2 $P3" > $B/pids
   for i in $(seq 1 60); do
     live=$(cli nodes 2>/dev/null | grep -c " live" || true)
     [ "$live" -ge 3 ] && break; sleep 2
   done
-  for i in $(seq 1 90); do cli ranges 2>/dev/null | grep -Eq "n[123],n[123],n[123]" && break; sleep 2; done
-  # the keys first, into the one range (fast: it is awake); the splits then carry them into the ranges
-  $BENCH load $SEEDS 0 $N > /dev/null 2>$B/load.err || { echo load failed; tail -3 $B/load.err; }
-  echo "loaded $N keys $(date -u +%T)"
-  start=1
-  while [ $start -lt $N ]; do
-    end=$((start+BATCH)); [ $end -gt $N ] && end=$N
+  echo "3 nodes live after $(( ($(date +%s%N)-t0)/1000000 )) ms"
+}
+# loads r(FROM)/x..r(TO-1)/x (into the last range, awake after one wake), then pre-splits there
+grow() {
+  FROM=$1; TO=$2; BATCH=$3
+  $BENCH load $SEEDS $FROM $TO > /dev/null 2>$B/load.err || { echo load failed; tail -3 $B/load.err; }
+  echo "loaded keys $FROM..$((TO-1)) $(date -u +%T)"
+  start=$FROM; [ $start -lt 1 ] && start=1
+  while [ $start -lt $TO ]; do
+    end=$((start+BATCH)); [ $end -gt $TO ] && end=$TO
     keys=$(seq $start $((end-1)) | awk '{printf "%sr%06d", (NR>1?",":""), $1}')
     t0=$(date +%s)
     cli presplit --timeout 1800s --at "$keys" > $B/presplit.out 2>&1 || { echo "presplit failed"; tail -3 $B/presplit.out; }
     echo "presplit to $end: $(( $(date +%s)-t0 )) s; $(cli ranges | tail -1); load: $(uptime)"
     start=$end
   done
+}
+verb=$1; shift
+case $verb in
+setup)
+  N=$1; BATCH=$2
+  rm -rf $B; mkdir -p $B; echo "$3" > $B/dorm
+  startnodes
+  for i in $(seq 1 90); do cli ranges 2>/dev/null | grep -Eq "n[123],n[123],n[123]" && break; sleep 2; done
+  grow 0 $N $BATCH
+  ;;
+grow)
+  grow "$@"
+  ;;
+restart)
+  startnodes
+  echo "$(cli ranges | tail -1); load: $(uptime)"
+  ;;
+settle)
   for i in $(seq 1 120); do
-    line=$(cli ranges | tail -1); echo "$line" | grep -q "$N dormant" && break; sleep 5
+    line=$(cli ranges | tail -1); echo "$line" | grep -q "$1 dormant" && break; sleep 5
   done
   echo "after wait: $line"
   ;;
