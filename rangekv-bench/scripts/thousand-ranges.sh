@@ -32,8 +32,10 @@ startnodes() {
   DORM=$(cat $B/dorm)
   export RANGEKV_JAVA_OPTS="-XX:NativeMemoryTracking=summary"
   t0=$(date +%s%N)
+  fresh=true; [ -d $B/n1 ] && fresh=false
   $RUN start --node-id n1 --listen 127.0.0.1:7301 --data-dir $B/n1 --insecure --dormant-after $DORM >> $B/n1.log 2>&1 & P1=$!
-  for i in $(seq 1 40); do cli nodes > /dev/null 2>&1 && break; sleep 1; done
+  # a fresh n1 bootstraps before the others join; a restarted one needs them for its meta range's majority
+  if $fresh; then for i in $(seq 1 40); do cli nodes > /dev/null 2>&1 && break; sleep 1; done; fi
   $RUN start --node-id n2 --listen 127.0.0.1:7311 --data-dir $B/n2 --insecure --join 127.0.0.1:7301 --dormant-after $DORM >> $B/n2.log 2>&1 & P2=$!
   $RUN start --node-id n3 --listen 127.0.0.1:7321 --data-dir $B/n3 --insecure --join 127.0.0.1:7301 --dormant-after $DORM >> $B/n3.log 2>&1 & P3=$!
   echo "$P1 $P2 $P3" > $B/pids
