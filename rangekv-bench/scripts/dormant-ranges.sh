@@ -30,7 +30,7 @@ for i in $(seq 1 60); do
 done
 echo "nodes live: $live"
 # wait until the root range has 3 replicas
-for i in $(seq 1 90); do cli ranges 2>/dev/null | grep -q "n1,n2,n3" && break; sleep 2; done
+for i in $(seq 1 90); do cli ranges 2>/dev/null | grep -Eq "n[123],n[123],n[123]" && break; sleep 2; done
 cli ranges | tail -2
 sample() { # label
   for p in $PIDS; do

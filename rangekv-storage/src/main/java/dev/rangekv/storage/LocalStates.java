@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 
 /** Reads and deletes of the local column family (the records of {@link LocalStateCodec}). */
@@ -28,11 +29,22 @@ final class LocalStates {
   }
 
   static List<RangeLocalState> all(RocksHandles rocks) {
+    // Both scans read one snapshot: a split's batch (the child's descriptor and applied record) landing
+    // between them showed a descriptor without its applied record.
+    Snapshot snapshot = rocks.db.getSnapshot();
+    try {
+      return all(rocks, snapshot);
+    } finally {
+      rocks.db.releaseSnapshot(snapshot);
+    }
+  }
+
+  private static List<RangeLocalState> all(RocksHandles rocks, Snapshot snapshot) {
     Map<Long, long[]> applied = new HashMap<>();
-    forEachTagged(rocks, LocalStateCodec.APPLIED_TAG,
+    forEachTagged(rocks, snapshot, LocalStateCodec.APPLIED_TAG,
         it -> applied.put(LocalStateCodec.rangeIdOf(it.key()), LocalStateCodec.decodeApplied(it.value())));
     List<RangeLocalState> out = new ArrayList<>();
-    forEachTagged(rocks, LocalStateCodec.DESCRIPTOR_TAG, it -> {
+    forEachTagged(rocks, snapshot, LocalStateCodec.DESCRIPTOR_TAG, it -> {
       long id = LocalStateCodec.rangeIdOf(it.key());
       long[] ti = applied.get(id);
       if (ti == null) {
@@ -81,10 +93,10 @@ final class LocalStates {
     void visit(RocksIterator it);
   }
 
-  private static void forEachTagged(RocksHandles rocks, byte tag, EntryVisitor visitor) {
+  private static void forEachTagged(RocksHandles rocks, Snapshot snapshot, byte tag, EntryVisitor visitor) {
     Key lo = Key.of(new byte[] {tag});
     RangeEnd hi = RangeEnd.at(Key.of(new byte[] {(byte) (tag + 1)}));
-    try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.local, null, lo, hi)) {
+    try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.local, snapshot, lo, hi)) {
       for (c.it.seekToFirst(); c.it.isValid(); c.it.next()) {
         visitor.visit(c.it);
       }

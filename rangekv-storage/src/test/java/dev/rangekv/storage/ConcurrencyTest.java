@@ -84,4 +84,34 @@ class ConcurrencyTest {
       store.close();
     }
   }
+
+  @Test
+  void allRangeStates_whileRangesAreCreated_seesEachRangeWhole() throws Exception {
+    int created = 2_000;
+    NodeStore store = NodeStore.open(dir, StoreOptions.defaults());
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      // a split's batch puts the child's descriptor and applied record together
+      Future<?> writer = pool.submit(() -> {
+        for (int id = 0; id < created; id++) {
+          Key start = Key.utf8(String.format("r%05d/", id));
+          try (WriteBatchBuilder b = store.newBatch()) {
+            store.write(b.putRangeState(new RangeLocalState(
+                new RangeDescriptor(id, start, start.prefixEnd(), List.of("n1"), 1), 1, 0)));
+          }
+        }
+        return null;
+      });
+      int seen = 0;
+      while (!writer.isDone()) {
+        seen = Math.max(seen, store.allRangeStates().size()); // threw: a descriptor without its applied record
+      }
+      writer.get(30, TimeUnit.SECONDS);
+      assertThat(store.allRangeStates()).hasSize(created);
+      assertThat(seen).isLessThanOrEqualTo(created);
+    } finally {
+      pool.shutdownNow();
+      store.close();
+    }
+  }
 }

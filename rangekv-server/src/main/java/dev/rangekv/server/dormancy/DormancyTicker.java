@@ -26,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.server.RaftConfiguration;
@@ -39,13 +40,17 @@ import org.slf4j.LoggerFactory;
  * the wake of a range still marked dormant; and asks the node of a follower that stopped answering to
  * reopen its replica (a replica closed while the range was awake, e.g. one restarted during dormancy,
  * would otherwise stay closed). When a dormancy entry applies, the replica's group is closed a little
- * later (the leader waits a heartbeat interval so the followers learn the commit), unless anything
- * happened to the range after the entry.
+ * later (the leader waits until its followers reported the commit, a few heartbeat intervals at most),
+ * unless anything happened to the range after the entry. A replica here that finds no leader for a
+ * silent-follower period wakes its range itself: it missed the dormancy entry (down when the others
+ * closed), and no request or leader would otherwise ever bring it up to date.
  */
 public final class DormancyTicker {
   private static final Logger log = LoggerFactory.getLogger(DormancyTicker.class);
   /** How often a silent follower's node is asked to wake its replica. */
   private static final long FOLLOWER_WAKE_EVERY_MILLIS = 5_000;
+  /** How many heartbeat intervals a leader waits for its followers to learn a dormancy entry's commit. */
+  private static final int FOLLOWER_COMMIT_CHECKS = 10;
 
   private final NodeStore store;
   private final ReplicaDirectory directory;
@@ -56,6 +61,7 @@ public final class DormancyTicker {
   private final ProposalBuffers proposals;
   private final NodeChannels channels;
   private final ScheduledExecutorService groupThread;
+  private final ScheduledExecutorService closeThreads;
   private final LongSupplier clockMillis;
   private final DormancyPolicy policy;
   private final Duration heartbeat;
@@ -64,11 +70,16 @@ public final class DormancyTicker {
   /** When this node first saw itself lead each range: a new leader waits the idle period too. */
   private final Map<Long, Long> ledSince = new ConcurrentHashMap<>();
   private final Map<String, Long> followerWakes = new ConcurrentHashMap<>();
+  /** When each open replica here that does not lead was first seen without a known leader. */
+  private final Map<Long, Long> leaderlessSince = new ConcurrentHashMap<>();
 
   /** Timings: the idle policy, the leader's heartbeat interval, and when a follower counts as silent. */
   public record Settings(DormancyPolicy policy, Duration heartbeat, Duration silentFollower) {}
 
-  public DormancyTicker(RangeWaker.Node node, RangeWaker waker, ProposalBuffers proposals, Settings settings) {
+  /** {@code closeThreads}: where dormant groups are closed (not the group thread, see {@link DormantGroups}). */
+  public DormancyTicker(RangeWaker.Node node, RangeWaker waker, ProposalBuffers proposals, Settings settings,
+      ScheduledExecutorService closeThreads) {
+    this.closeThreads = closeThreads;
     this.store = node.store();
     this.directory = node.directory();
     this.server = node.server();
@@ -105,10 +116,17 @@ public final class DormancyTicker {
     RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
     if (!division.getInfo().isLeader()) {
       ledSince.remove(rangeId);
+      wakeIfLeaderless(rangeId, division, now);
       return;
     }
+    leaderlessSince.remove(rangeId);
     long since = ledSince.computeIfAbsent(rangeId, id -> now);
-    wakeSilentFollowers(rangeId, division, now);
+    if (!closing(replica)) {
+      // a follower that closed for the dormancy entry is silent on purpose: woken now (this leader waits
+      // for the others' commit reports before it closes), it reopened after everyone else had closed and
+      // stayed open alone (ManyDormantRangesIT)
+      wakeSilentFollowers(rangeId, division, now);
+    }
     if (!division.getInfo().isLeaderReady() || replica.descriptor().isEmpty()) {
       return;
     }
@@ -131,6 +149,13 @@ public final class DormancyTicker {
     }
   }
 
+  /** The replica applied its dormancy entry and nothing after it: its group closes soon on every node. */
+  private boolean closing(RangeStateMachine replica) {
+    OptionalLong mark = DormancyRecord.dormantAt(store, replica.rangeId());
+    return mark.isPresent() && replica.getLastAppliedTermIndex() != null
+        && replica.getLastAppliedTermIndex().getIndex() <= mark.getAsLong();
+  }
+
   private int caughtUp(RaftServer.Division division, int followers) {
     long commit = division.getRaftLog().getLastCommittedIndex();
     int matching = 0;
@@ -141,7 +166,9 @@ public final class DormancyTicker {
     }
     int answering = 0;
     for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
-      if (f.getLastRpcElapsedTimeMs() < silentFollower.toMillis()) {
+      // answered one of the last two heartbeats: a follower stopped since would miss the dormancy entry
+      // (then it wakes the range itself once it is back, see wakeIfLeaderless)
+      if (f.getLastRpcElapsedTimeMs() < heartbeat.toMillis()) {
         answering++;
       }
     }
@@ -169,6 +196,26 @@ public final class DormancyTicker {
         log.info("dormancy not proposed rangeId={} error={}", rangeId, e.toString());
       }
     });
+  }
+
+  /**
+   * A replica open here that has known no leader for a silent-follower period wakes its range (asks
+   * every replica's node to open it; a peer with a longer log wins the election and catches this one
+   * up). Seen after a restart: the others went dormant with an entry this replica never received, and it
+   * campaigned alone for good (ManyDormantRangesIT: stores never converged).
+   */
+  private void wakeIfLeaderless(long rangeId, RaftServer.Division division, long now) {
+    if (division.getInfo().getLeaderId() != null) {
+      leaderlessSince.remove(rangeId);
+      return;
+    }
+    long since = leaderlessSince.computeIfAbsent(rangeId, id -> now);
+    if (now - since < silentFollower.toMillis() || waker.isWaking(rangeId)) {
+      return;
+    }
+    leaderlessSince.put(rangeId, now); // the next try, if needed, one period later
+    log.info("replica without a leader wakes its range rangeId={} leaderlessMillis={}", rangeId, now - since);
+    waker.wake(rangeId, true);
   }
 
   private void wakeSilentFollowers(long rangeId, RaftServer.Division division, long now) {
@@ -200,28 +247,62 @@ public final class DormancyTicker {
       return;
     }
     try {
-      groupThread.schedule(() -> closeIfStillDormant(rangeId, index), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+      closeThreads.schedule(() -> closeIfStillDormant(rangeId, index), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       log.debug("node closing: dormant range closes at the next start rangeId={}", rangeId);
     }
   }
 
   private void closeIfStillDormant(long rangeId, long index) {
+    closeIfStillDormant(rangeId, index, 0);
+  }
+
+  private void closeIfStillDormant(long rangeId, long index, int attempt) {
+    try {
+      if (attempt < FOLLOWER_COMMIT_CHECKS && followerBehind(rangeId, index)) {
+        // a follower that never learns the entry committed keeps its group open and campaigns alone
+        closeThreads.schedule(() -> closeIfStillDormant(rangeId, index, attempt + 1), heartbeat.toMillis(),
+            TimeUnit.MILLISECONDS);
+        return;
+      }
+      if (groups.close(rangeId, () -> stillDormant(rangeId, index))) {
+        ledSince.remove(rangeId);
+        leaderlessSince.remove(rangeId);
+      }
+    } catch (IOException | RuntimeException e) { // a refused reschedule included: the node is closing
+      log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
+    }
+  }
+
+  /** On the leader: some follower's last reported commit index is below the dormancy entry's. */
+  private boolean followerBehind(long rangeId, long index) throws IOException {
+    if (!groups.isOpen(rangeId)) {
+      return false;
+    }
+    RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
+    if (!division.getInfo().isLeader()) {
+      return false;
+    }
+    for (CommitInfoProto c : division.getCommitInfos()) {
+      if (c.getCommitIndex() < index) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean stillDormant(long rangeId, long index) {
     OptionalLong mark = DormancyRecord.dormantAt(store, rangeId);
     RangeStateMachine replica = directory.replica(rangeId).orElse(null);
     if (mark.isEmpty() || mark.getAsLong() != index || replica == null || waker.isWaking(rangeId)
         || replica.getLastAppliedTermIndex() == null || replica.getLastAppliedTermIndex().getIndex() != index) {
-      return; // woke, or something came after the entry: the leader records the wake instead
+      return false; // woke, or something came after the entry: the leader records the wake instead
     }
     try {
       RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-      if (division.getRaftLog().getLastEntryTermIndex().getIndex() != index || !proposals.idle(rangeId)) {
-        return;
-      }
-      groups.close(rangeId);
-      ledSince.remove(rangeId);
-    } catch (IOException | RuntimeException e) {
-      log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
+      return division.getRaftLog().getLastEntryTermIndex().getIndex() == index && proposals.idle(rangeId);
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
@@ -27,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * reopens every group directory it finds when it starts; reopening moves it back and adds the group
  * with {@code format=false}, so Ratis recovers the division (log, term, vote) from it. Which place a
  * directory belongs in follows the store's dormancy mark: {@link #parkAtStart} restores that after a
- * crash between a mark and a move. Calls are serialised by the caller (the node's group thread).
+ * crash between a mark and a move. Opens and closes of one range are serialised here (closes run on
+ * their own threads: closing a Ratis division takes up to a second, and queued behind closes, the group
+ * thread's opens of woken ranges and of new split children waited seconds).
  */
 public final class DormantGroups {
   private static final Logger log = LoggerFactory.getLogger(DormantGroups.class);
@@ -38,6 +43,7 @@ public final class DormantGroups {
   private final Path dormantDir;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
+  private final Map<Long, Object> locks = new ConcurrentHashMap<>();
 
   public DormantGroups(RaftServer server, ReplicaDirectory directory, Path raftDir) {
     this.server = server;
@@ -93,11 +99,21 @@ public final class DormantGroups {
     return false;
   }
 
-  /** Closes {@code rangeId}'s group, keeping its storage (parked); false when it was not open. */
-  public boolean close(long rangeId) throws IOException {
-    if (!isOpen(rangeId)) {
-      return false;
+  private Object lock(long rangeId) {
+    return locks.computeIfAbsent(rangeId, id -> new Object());
+  }
+
+  /**
+   * Closes {@code rangeId}'s group, keeping its storage (parked), if {@code stillDormant} holds once no
+   * open of the range runs; false when it was not open or no longer dormant.
+   */
+  public boolean close(long rangeId, BooleanSupplier stillDormant) throws IOException {
+    synchronized (lock(rangeId)) {
+      return isOpen(rangeId) && stillDormant.getAsBoolean() && closeNow(rangeId);
     }
+  }
+
+  private boolean closeNow(long rangeId) throws IOException {
     RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(clientId, server.getId(),
         callIds.incrementAndGet(), RangeGroups.groupId(rangeId), false, false));
     if (!reply.isSuccess()) {
@@ -118,6 +134,12 @@ public final class DormantGroups {
    * open already or this node holds no replica of it.
    */
   public boolean open(long rangeId) throws IOException {
+    synchronized (lock(rangeId)) {
+      return openNow(rangeId);
+    }
+  }
+
+  private boolean openNow(long rangeId) throws IOException {
     if (isOpen(rangeId)) {
       return false;
     }

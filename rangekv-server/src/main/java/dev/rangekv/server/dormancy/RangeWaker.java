@@ -1,11 +1,14 @@
 package dev.rangekv.server.dormancy;
 
 import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.replica.DormancyCommand;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.WakeRangeRequest;
+import dev.rangekv.proto.replica.WakeRangeResponse;
+import io.grpc.stub.StreamObserver;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.RangeStateMachine;
@@ -14,12 +17,15 @@ import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.rpc.RaftGateway;
 import dev.rangekv.storage.NodeStore;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
@@ -29,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * Wakes dormant ranges and remembers when each range was last asked for. A request for a range this
  * node holds dormant reopens its group here, asks every other replica's node to reopen theirs
  * ({@code WakeRange}), and completes once the group knows a leader; the request then runs as usual (a
- * follower answers NOT_LEADER with the hint, as for any range). Concurrent wakes of one range share one
+ * follower answers NOT_LEADER with the hint, as for any range). The node that wakes a range stands for
+ * election as soon as a majority of its replicas runs the group, so no randomized election race decides
+ * the leader (see {@link Candidacy}). Concurrent wakes of one range share one
  * future. Whichever replica leads then records the wake with a dormancy command. Thread-safe; group
  * adds and closes run on the node's group thread, never on the caller's.
  */
@@ -40,6 +48,9 @@ public final class RangeWaker {
   private static final long POLL_MILLIS = 10;
   /** How long a wake waits for a leader before it gives up (the request then fails as unavailable). */
   private static final long WAKE_TIMEOUT_MILLIS = 15_000;
+  /** How often, and how far apart, peers not yet open are asked again before this node stands. */
+  private static final int OPEN_RETRIES = 20;
+  private static final long OPEN_RETRY_MILLIS = 50;
 
   private final String nodeId;
   private final NodeStore store;
@@ -119,7 +130,7 @@ public final class RangeWaker {
           return;
         }
         if (tellPeers) {
-          tellPeers(rangeId);
+          tellPeers(rangeId, fresh, 0);
         }
         awaitLeader(rangeId, fresh, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAKE_TIMEOUT_MILLIS));
       });
@@ -129,14 +140,91 @@ public final class RangeWaker {
     return fresh;
   }
 
-  private void tellPeers(long rangeId) {
+  /**
+   * Completes, once this node tried to open its replica of {@code rangeId} (a peer's wake asked it to,
+   * {@code reply_when_open}), with whether it runs the group now; the wake goes on as {@code wake(rangeId,
+   * false)}.
+   */
+  public CompletableFuture<Boolean> openForPeer(long rangeId) {
+    CompletableFuture<Boolean> opened = new CompletableFuture<>();
+    wake(rangeId, false);
+    try {
+      // the group thread runs tasks in order: this runs after the wake's open (queued above, or earlier)
+      groupThread.execute(() -> opened.complete(groups.isOpen(rangeId)));
+    } catch (RejectedExecutionException e) {
+      opened.complete(false);
+    }
+    return opened;
+  }
+
+  /**
+   * Asks the other replicas' nodes to open their replicas of {@code rangeId} and answer once open; when a
+   * majority (with this node) runs the group, this node's replica stands for election at once (see {@link
+   * Candidacy}). Peers that are not open yet (a split child whose split they have not applied) are asked
+   * again a few times, {@link #OPEN_RETRY_MILLIS} apart; after that the randomized election timeout
+   * elects as before.
+   */
+  private void tellPeers(long rangeId, CompletableFuture<Void> done, int round) {
+    List<RaftReplica> peers = new ArrayList<>();
     for (RaftReplica r : directory.replicaRecord(rangeId)) {
-      if (r.getNodeId().equals(nodeId) || r.getClientAddress().isEmpty()) {
-        continue;
+      if (!r.getNodeId().equals(nodeId) && !r.getClientAddress().isEmpty()) {
+        peers.add(r);
       }
-      ReplicaServiceGrpc.newFutureStub(channels.channel(r.getClientAddress()))
+    }
+    int need = (peers.size() + 1) / 2; // a majority of the replicas, this node included
+    if (need == 0) {
+      stand(rangeId);
+      return;
+    }
+    AtomicInteger open = new AtomicInteger();
+    AtomicInteger answered = new AtomicInteger();
+    for (RaftReplica r : peers) {
+      ReplicaServiceGrpc.newStub(channels.channel(r.getClientAddress()))
           .withDeadlineAfter(10, TimeUnit.SECONDS)
-          .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).build());
+          .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).setReplyWhenOpen(true).build(),
+              new StreamObserver<>() {
+                @Override
+                public void onNext(WakeRangeResponse response) {
+                  if (response.getOpen() && open.incrementAndGet() == need) {
+                    runOnGroupThread(() -> stand(rangeId));
+                  }
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                  onCompleted();
+                }
+
+                @Override
+                public void onCompleted() {
+                  if (answered.incrementAndGet() == peers.size() && open.get() < need && round < OPEN_RETRIES
+                      && !done.isDone()) {
+                    try {
+                      groupThread.schedule(() -> tellPeers(rangeId, done, round + 1), OPEN_RETRY_MILLIS,
+                          TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException e) {
+                      // the node is closing
+                    }
+                  }
+                }
+              });
+    }
+  }
+
+  private void runOnGroupThread(Runnable task) {
+    try {
+      groupThread.execute(task);
+    } catch (RejectedExecutionException e) {
+      // the node is closing
+    }
+  }
+
+  private void stand(long rangeId) {
+    try {
+      boolean standing = Candidacy.standNow(server, RangeGroups.groupId(rangeId));
+      log.debug("range stands for election on wake rangeId={} standing={}", rangeId, standing);
+    } catch (IOException | RuntimeException e) {
+      log.debug("range could not stand for election rangeId={} error={}", rangeId, e.toString());
     }
   }
 
@@ -162,6 +250,30 @@ public final class RangeWaker {
         done.completeExceptionally(e);
       }
     }
+  }
+
+  /**
+   * On the leader, once a split it proposed applied: the followers learn a commit only from the next
+   * append, which for an otherwise idle range is the next heartbeat (up to half an RPC timeout, 500 ms
+   * by default, later), and they create the child's group only when they apply the split; meanwhile the
+   * child's replica here runs out its first-election timeout against peers that do not exist yet and
+   * falls back to a full election timeout. So the leader appends an empty entry at once (a wake record:
+   * it carries the new commit index to the followers) and, once it committed, wakes the child here,
+   * which asks its peers to open it and stands for election as soon as a majority runs it.
+   */
+  public void splitApplied(SplitRangeResponse split) {
+    long parent = split.getLeft().getRangeId();
+    long child = split.getRight().getRangeId();
+    RangeCommand noop = RangeCommand.newBuilder()
+        .setHeader(RangeHeader.newBuilder().setRangeId(parent).setGeneration(split.getLeft().getGeneration()))
+        .setDormancy(DormancyCommand.newBuilder().setDormant(false))
+        .build();
+    gateway.write(noop).whenComplete((r, e) -> {
+      if (e != null) {
+        log.debug("entry after a split not proposed rangeId={} error={}", parent, e.toString());
+      }
+      wake(child, true);
+    });
   }
 
   /**

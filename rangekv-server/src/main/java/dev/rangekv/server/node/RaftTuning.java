@@ -92,6 +92,18 @@ public record RaftTuning(
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(rpcTimeoutMax));
     RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(firstElectionMin));
     RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(firstElectionMax));
+    // A leader that lost its majority's heartbeats (a peer died while the other one's replica was still
+    // being created or was behind, e.g. a split child) stands again after an election timeout, not the
+    // default 10 s: only it holds the newest entries, so the group had no leader for those 10 s, and
+    // each link of a chain of fresh split children waited them in turn (ManyDormantRangesIT). Pre-vote
+    // still keeps it from disrupting a leader the others follow.
+    RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p, millis(rpcTimeoutMax));
+    // A leader retries a follower that fails (down, or its replica not yet open) every heartbeat
+    // interval at most, not every 5 s after 30 failures: a replica that (re)opens, e.g. a node back from
+    // a restart creating the split children it missed, hears from its leader within a heartbeat, and a
+    // chain of such children catches up one heartbeat per link, not 5 s. A failing follower then costs
+    // what a live one costs: one call per heartbeat interval.
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, " + rpcTimeoutMin.dividedBy(2).toMillis() + "ms,100000000");
 
     // Linearizable reads: ReadIndex, skipped while the leader holds its lease (bounded clock drift).
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);

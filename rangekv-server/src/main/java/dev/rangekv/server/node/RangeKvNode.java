@@ -51,6 +51,7 @@ import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
 import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.server.observe.RaftMetrics;
 import dev.rangekv.storage.StoreException;
 import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse;
@@ -99,6 +100,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final ReplicaDirectory directory;
   private final RaftServer raftServer;
   private final ScheduledExecutorService groupExecutor;
+  private final ScheduledExecutorService closeExecutor;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
   private final NodeChannels channels;
@@ -154,6 +156,7 @@ public final class RangeKvNode implements AutoCloseable {
     };
     // Ratis opens every group directory it finds: dormant ranges' directories are parked first
     DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
+    RaftMetrics.withoutJmx();
     RaftServer.Builder builder = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
@@ -168,6 +171,12 @@ public final class RangeKvNode implements AutoCloseable {
     raftServer.start();
     this.groupExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-groups");
+      t.setDaemon(true);
+      return t;
+    });
+    // closing a dormant range's division takes up to a second: on their own threads, not ahead of opens
+    this.closeExecutor = Executors.newScheduledThreadPool(4, r -> {
+      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-closes");
       t.setDaemon(true);
       return t;
     });
@@ -210,7 +219,7 @@ public final class RangeKvNode implements AutoCloseable {
     });
     DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
         new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
-        config.tuning().rpcTimeoutMax().multipliedBy(2)));
+        config.tuning().rpcTimeoutMax().multipliedBy(2)), closeExecutor);
     directory.onDormancyApplied(dormancy::applied);
     dormancy.start(DORMANCY_TICK);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
@@ -250,9 +259,11 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new KvServiceImpl(gateway, proposals, limits, load,
             kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
+        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store)
+            .onSplit(waker::splitApplied))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
-            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null)))
+            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
+            .onOpen(waker::openForPeer))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
         .intercept(new ClusterIdCheck(clusterId))
@@ -530,6 +541,7 @@ public final class RangeKvNode implements AutoCloseable {
     }
     grpcServer.shutdownNow();
     groupExecutor.shutdownNow();
+    closeExecutor.shutdownNow();
     moveExecutor.shutdownNow();
     kvExecutor.shutdownNow();
     channels.close();

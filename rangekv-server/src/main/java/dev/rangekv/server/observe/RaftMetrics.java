@@ -36,6 +36,23 @@ import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
  * <p>Thread-safe; a scrape reads the Ratis registries at most every 500 ms.
  */
 public final class RaftMetrics {
+  private static final java.util.concurrent.atomic.AtomicBoolean JMX_OFF = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * Keeps Ratis from publishing its metrics as JMX beans; call before the JVM's first Ratis server.
+   * Ratis enables its JMX reporter when the first metric registry is created and no reporter was
+   * registered: every group that opens or closes then (un)registers dozens of beans under the
+   * platform MBean server's one JVM-wide lock, so with hundreds of dormant ranges opening and closing,
+   * group opens queued behind closes for tens of seconds and woken ranges found no leader in time
+   * (ManyDormantRangesIT). This class reads the registries directly; nothing here needs JMX. Registering
+   * a reporter that does nothing is Ratis' way to opt out. Idempotent.
+   */
+  public static void withoutJmx() {
+    if (JMX_OFF.compareAndSet(false, true)) {
+      MetricRegistries.global().addReporterRegistration(registry -> { }, registry -> { });
+    }
+  }
+
   /** A Ratis timer bridged as a count and quantile gauges. */
   enum Bridged {
     PROPOSAL("server", "clientWriteRequest", "rangekv.raft.proposal", "rangekv.raft.proposals",

@@ -48,6 +48,7 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final ReplicaChanges changes;
   private final MergeCoordinator merges;
   private final NodeStore store;
+  private volatile java.util.function.Consumer<dev.rangekv.proto.SplitRangeResponse> splits = r -> { };
 
   public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
       InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, NodeStore store) {
@@ -59,6 +60,15 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
     this.changes = changes;
     this.merges = merges;
     this.store = store;
+  }
+
+  /**
+   * What the leader does once a split it proposed applied here (before the reply): see {@code
+   * RangeKvNode}, which hurries the followers and the child's first election. Must not block.
+   */
+  public NodeAdminServiceImpl onSplit(java.util.function.Consumer<dev.rangekv.proto.SplitRangeResponse> action) {
+    this.splits = action;
+    return this;
   }
 
   /** Adds a replica (on the range's leader): see {@code move.ReplicaChanges}. */
@@ -128,7 +138,12 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
         .addAllPeers(peers)
         .build();
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader()).setSplit(split).build();
-    KvServiceImpl.complete(out, gateway.write(cmd).thenApply(CommandResult::getSplit));
+    KvServiceImpl.complete(out, gateway.write(cmd).thenApply(r -> {
+      if (r.hasSplit()) {
+        splits.accept(r.getSplit());
+      }
+      return r.getSplit();
+    }));
   }
 
   /**

@@ -52,9 +52,26 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
     return this;
   }
 
+  private volatile java.util.function.LongFunction<CompletableFuture<Boolean>> opens =
+      rangeId -> CompletableFuture.completedFuture(false);
+
+  /**
+   * How {@code WakeRange} with {@code reply_when_open} opens a replica here: completes, once the open was
+   * tried, with whether this node runs the range's group.
+   */
+  public ReplicaServiceImpl onOpen(java.util.function.LongFunction<CompletableFuture<Boolean>> opens) {
+    this.opens = opens;
+    return this;
+  }
+
   @Override
   public void wakeRange(dev.rangekv.proto.replica.WakeRangeRequest request,
       StreamObserver<dev.rangekv.proto.replica.WakeRangeResponse> out) {
+    if (request.getReplyWhenOpen()) {
+      KvServiceImpl.complete(out, opens.apply(request.getRangeId())
+          .thenApply(open -> dev.rangekv.proto.replica.WakeRangeResponse.newBuilder().setOpen(open).build()));
+      return;
+    }
     KvServiceImpl.complete(out, wakes.apply(request.getRangeId())
         .thenApply(woke -> dev.rangekv.proto.replica.WakeRangeResponse.newBuilder().setWoke(woke).build()));
   }

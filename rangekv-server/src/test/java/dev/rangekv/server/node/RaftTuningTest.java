@@ -38,4 +38,17 @@ class RaftTuningTest {
     RaftProperties p = RaftTuning.defaults().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
     assertThat(RaftServerConfigKeys.Log.forceSyncNum(p)).isEqualTo(RaftServerConfigKeys.Log.FORCE_SYNC_NUM_DEFAULT);
   }
+
+  @Test
+  void aLeaderThatLostItsMajority_standsAgainAfterAnElectionTimeout_andRetriesAFailingFollowerEveryHeartbeat() {
+    RaftProperties p = RaftTuning.forTests().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+    assertThat(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p).toLong(java.util.concurrent.TimeUnit.MILLISECONDS))
+        .isEqualTo(RaftTuning.forTests().rpcTimeoutMax().toMillis());
+    org.apache.ratis.retry.RetryPolicy retry = org.apache.ratis.retry.RetryPolicy.parse(
+        RaftServerConfigKeys.Log.Appender.retryPolicy(p), RaftServerConfigKeys.Log.Appender.RETRY_POLICY_KEY);
+    long heartbeat = RaftTuning.forTests().rpcTimeoutMin().toMillis() / 2;
+    // the sleep is drawn uniformly around the configured one: at most 1.5 heartbeat intervals
+    assertThat(retry.handleAttemptFailure(() -> 10_000).getSleepTime().toLong(java.util.concurrent.TimeUnit.MILLISECONDS))
+        .isBetween(heartbeat / 2, heartbeat * 3 / 2);
+  }
 }
