@@ -68,6 +68,7 @@ final class PhaseRunner {
       new Slot(run, seeds.split()).issue();
     }
     Optional<MachineCpu> cpu0 = warmup.isZero() ? MachineCpu.read() : Optional.empty();
+    Optional<JitCpu> jit0 = warmup.isZero() ? JitCpu.read() : Optional.empty();
     boolean measuring = warmup.isZero();
     LatencyHistogram.Snapshot prev = LatencyHistogram.Snapshot.empty();
     long prevErrors = 0;
@@ -80,6 +81,7 @@ final class PhaseRunner {
       long now = System.nanoTime();
       if (!measuring && now >= warmEnd) {
         cpu0 = MachineCpu.read();
+        jit0 = JitCpu.read();
         measuring = true;
       }
       if (now >= end || allDone) {
@@ -99,16 +101,19 @@ final class PhaseRunner {
       }
     }
     Optional<MachineCpu> cpu1 = MachineCpu.read();
+    Optional<JitCpu> jit1 = JitCpu.read();
     Optional<Double> load = MachineCpu.loadAverage();
     run.stop.set(true);
     // operations still in flight end within their deadline; they complete after the window and are not counted
     run.done.await(settings.opTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
     Optional<Double> cpuSeconds = cpu0.isPresent() && cpu1.isPresent()
         ? Optional.of(cpu1.get().busySecondsSince(cpu0.get())) : Optional.empty();
+    Optional<Double> jitSeconds = cpuSeconds.isPresent() && jit0.isPresent() && jit1.isPresent()
+        ? Optional.of(jit1.get().secondsSince(jit0.get())) : Optional.empty();
     double seconds = (finished - Math.min(warmEnd, finished)) / 1e9;
     return new PhaseResult(spec.name(), settings.threads(), warmup.toMillis() / 1000.0, seconds,
         run.measured.latencies(), run.measured.total(), run.measured.errors(), run.measured.conflicts(),
-        cpuSeconds, load);
+        cpuSeconds, jitSeconds, load);
   }
 
   /** The shared state of one phase run. */

@@ -38,7 +38,10 @@ public final class SummaryFormat {
     lines.add("   " + errors + (r.conflicts() > 0 ? "; compare-and-set conflicts " + r.conflicts() : ""));
     String cpu = r.cpuMillisPerOp()
         .map(ms -> String.format(Locale.ROOT, "cpu %.3f ms/op (%s): %.1f cpu-s over %.1f s", ms, CPU_SCOPE,
-            r.cpuSeconds().orElseThrow(), r.seconds()))
+            r.cpuSeconds().orElseThrow(), r.seconds())
+            + r.jitSeconds().map(j -> String.format(Locale.ROOT, ", of which JIT compilers %.1f cpu-s (%.0f%%; without them %.3f ms/op)",
+                j, r.cpuSeconds().get() > 0 ? 100 * j / r.cpuSeconds().get() : 0, r.cpuMillisPerOpWithoutJit().orElseThrow()))
+                .orElse(""))
         .orElse("cpu n/a (no /proc/stat or no operations)");
     lines.add("   " + cpu + r.loadAverage().map(l -> String.format(Locale.ROOT, "; load average %.2f", l)).orElse(""));
     return lines;
@@ -69,6 +72,8 @@ public final class SummaryFormat {
     cpu.put("scope", CPU_SCOPE);
     cpu.put("cpuSeconds", r.cpuSeconds().orElse(null));
     cpu.put("msPerOp", r.cpuMillisPerOp().orElse(null));
+    cpu.put("jitCpuSeconds", r.jitSeconds().orElse(null));
+    cpu.put("msPerOpWithoutJit", r.cpuMillisPerOpWithoutJit().orElse(null));
     m.put("cpu", cpu);
     m.put("loadAverage", r.loadAverage().orElse(null));
     return m;

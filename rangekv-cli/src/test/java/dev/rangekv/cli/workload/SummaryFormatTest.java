@@ -35,7 +35,7 @@ class SummaryFormatTest {
     }
     return new PhaseResult("ycsb-a", 32, 45, 10, Map.of(OpKind.READ, reads.snapshot(), OpKind.UPDATE,
         updates.snapshot()), reads.snapshot().plus(updates.snapshot()), Map.of("DEADLINE_EXCEEDED", 2L), 0,
-        Optional.of(1.0), Optional.of(3.5));
+        Optional.of(1.0), Optional.of(0.25), Optional.of(3.5));
   }
 
   @Test
@@ -45,7 +45,8 @@ class SummaryFormatTest {
     assertThat(lines).anyMatch(l -> l.trim().startsWith("read") && l.contains("100 ops"));
     assertThat(lines).anyMatch(l -> l.trim().equals("errors 2: DEADLINE_EXCEEDED=2"));
     assertThat(lines.get(lines.size() - 1)).isEqualTo(
-        "   cpu 5.000 ms/op (whole machine: every process, from /proc/stat): 1.0 cpu-s over 10.0 s; load average 3.50");
+        "   cpu 5.000 ms/op (whole machine: every process, from /proc/stat): 1.0 cpu-s over 10.0 s, of which JIT "
+            + "compilers 0.3 cpu-s (25%; without them 3.750 ms/op); load average 3.50");
   }
 
   @Test
@@ -54,7 +55,8 @@ class SummaryFormatTest {
     assertThat(json).startsWith("{\"phase\":\"ycsb-a\",\"threads\":32,\"warmupSeconds\":45,\"seconds\":10,\"ops\":200,"
         + "\"opsPerSecond\":20,\"latencyMs\":{\"p50\":");
     assertThat(json).contains("\"byKind\":{\"read\":{\"ops\":100,", "\"errors\":2,",
-        "\"errorsByKind\":{\"DEADLINE_EXCEEDED\":2}", "\"msPerOp\":5}", "\"scope\":\"whole machine");
+        "\"errorsByKind\":{\"DEADLINE_EXCEEDED\":2}", "\"msPerOp\":5,", "\"jitCpuSeconds\":0.2500,",
+        "\"msPerOpWithoutJit\":3.7500}", "\"scope\":\"whole machine");
   }
 
   @Test
