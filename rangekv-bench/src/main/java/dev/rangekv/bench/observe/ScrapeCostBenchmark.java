@@ -1,9 +1,9 @@
 package dev.rangekv.bench.observe;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.server.observe.GrpcMetrics;
 import dev.rangekv.server.observe.NodeMetrics;
 import dev.rangekv.storage.NodeStore;
