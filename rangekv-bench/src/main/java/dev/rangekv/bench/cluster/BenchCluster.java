@@ -4,11 +4,11 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.SplitRangeRequest;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import io.grpc.ManagedChannel;
@@ -54,7 +54,7 @@ final class BenchCluster implements AutoCloseable {
     Map<Long, String> leaderOf = new HashMap<>();
     for (int i = 0; i < cluster.size(); i++) {
       String address = cluster.config(i).clientAddress();
-      for (ReplicaStatus s : NodeAdminServiceGrpc.newBlockingStub(channel(address))
+      for (ReplicaStatus s : KvServiceGrpc.newBlockingStub(channel(address))
           .listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList()) {
         newest.merge(s.getRange().getRangeId(), s.getRange(), (a, b) -> a.getGeneration() >= b.getGeneration() ? a : b);
         if (s.getLeader()) {

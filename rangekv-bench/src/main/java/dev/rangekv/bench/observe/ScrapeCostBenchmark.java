@@ -1,9 +1,9 @@
 package dev.rangekv.bench.observe;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.server.observe.GrpcMetrics;
 import dev.rangekv.server.observe.NodeMetrics;
 import dev.rangekv.storage.NodeStore;
@@ -48,7 +48,7 @@ public class ScrapeCostBenchmark {
       KvServiceGrpc.getCallsMethod().getFullMethodName(), KvServiceGrpc.getGetMethod().getFullMethodName(),
       KvServiceGrpc.getPutMethod().getFullMethodName(), KvServiceGrpc.getScanMethod().getFullMethodName(),
       KvServiceGrpc.getBatchMethod().getFullMethodName(), KvServiceGrpc.getDeleteMethod().getFullMethodName(),
-      "rangekv.v1.MetaService/Heartbeat", "rangekv.v1.MetaService/GetMap");
+      "rangekv.meta.v1.MetaNodeService/Heartbeat", "rangekv.v1.MetaService/GetMap");
   private static final List<String> OUTCOMES = List.of("OK", "NOT_LEADER", "RANGE_MOVED");
 
   /** Led ranges with their own series: 1 as in the benchmarks' one-range cluster, 100 the cap. */

@@ -1,17 +1,17 @@
 package dev.rangekv.cli.process;
 
+import dev.rangekv.proto.KvServiceGrpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.server.node.ClusterIdentity;
+import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import dev.rangekv.server.node.NodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,7 +172,7 @@ class ClusterIdentityProcessIT {
   private static ListRangesResponse listRanges(String address) {
     ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext().build();
     try {
-      return NodeAdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+      return KvServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
           .listRanges(ListRangesRequest.getDefaultInstance());
     } finally {
       channel.shutdownNow();

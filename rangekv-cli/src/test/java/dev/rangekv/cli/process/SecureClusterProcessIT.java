@@ -1,23 +1,25 @@
 package dev.rangekv.cli.process;
 
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.proto.HeartbeatRequest;
-import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
-import dev.rangekv.proto.RegisterNodeRequest;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
+import dev.rangekv.proto.meta.RegisterNodeRequest;
 import dev.rangekv.proto.replica.FetchSpanRequest;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.node.NodeConfig;
 import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.security.NodeTls;
+import dev.rangekv.testkit.Await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
@@ -174,7 +176,7 @@ class SecureClusterProcessIT {
     String target = clientAddresses.get(0);
     NodeRecord fake = NodeRecord.newBuilder().setNodeId("evil").setAddress("127.0.0.1:1").setRaftAddress("127.0.0.1:2").build();
     try (NodeChannels channels = new NodeChannels(16 << 20, Optional.of(NodeTls.clientContext(who)))) {
-      MetaServiceGrpc.MetaServiceBlockingStub meta = MetaServiceGrpc.newBlockingStub(channels.channel(target))
+      MetaNodeServiceGrpc.MetaNodeServiceBlockingStub meta = MetaNodeServiceGrpc.newBlockingStub(channels.channel(target))
           .withDeadlineAfter(10, TimeUnit.SECONDS);
       assertThatThrownBy(() -> meta.registerNode(RegisterNodeRequest.newBuilder().setNode(fake).build()))
           .isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(e.getStatus().getCode()).isEqualTo(code));

@@ -2,7 +2,6 @@ package dev.rangekv.client.routing;
 
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.MetaServiceGrpc;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -86,10 +85,6 @@ public final class NodeChannels implements AutoCloseable {
   public NodeCalls calls(String address, long timeoutNanos) {
     ManagedChannel ch = channel(address);
     return new NodeCalls(calls.computeIfAbsent(address, a -> new CallMux(ch, callbacks)), timeoutNanos);
-  }
-
-  public NodeAdminServiceGrpc.NodeAdminServiceStub admin(String address) {
-    return NodeAdminServiceGrpc.newStub(channel(address));
   }
 
   public MetaServiceGrpc.MetaServiceStub meta(String address) {

@@ -50,7 +50,7 @@ public final class NodeListRangeSource implements RangeSource {
     List<CompletableFuture<ListRangesResponse>> calls = new ArrayList<>();
     for (String address : targets) {
       calls.add(NodeChannels.unary(
-          channels.admin(address).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)::listRanges,
+          channels.kv(address).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)::listRanges,
           ListRangesRequest.getDefaultInstance()));
     }
     stats.nodeListCalls(calls.size());

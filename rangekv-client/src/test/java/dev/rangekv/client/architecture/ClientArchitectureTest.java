@@ -21,6 +21,13 @@ class ClientArchitectureTest {
       .because("applications depend on the client alone: never the server, Ratis or RocksDB (DESIGN.md, modules)");
 
   @ArchTest
+  static final ArchRule speaksOnlyThePublicProtocol = noClasses().that().resideInAPackage("dev.rangekv.client..")
+      .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.proto.admin..", "dev.rangekv.proto.meta..",
+          "dev.rangekv.proto.replica..")
+      .because("the internal protos (rangekv-proto-internal: node admin, node-to-meta reports, Raft commands) are "
+          + "never on a client's classpath (DESIGN.md, modules)");
+
+  @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles()
       // Known cycles root <-> routing/scan, ignored for now (issue 17 §3 asks for none): the root package holds
       // both the facade (RangeKvClient, which uses routing and scan) and the public values and exceptions

@@ -71,7 +71,7 @@ final class ControllerClusters {
       io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(cluster.config(i).clientAddress())
           .usePlaintext().build();
       try {
-        for (var r : dev.rangekv.proto.NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+        for (var r : dev.rangekv.proto.KvServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
             .listRanges(dev.rangekv.proto.ListRangesRequest.getDefaultInstance()).getReplicasList()) {
           if (r.getLeader()) {
             out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration());

@@ -8,13 +8,14 @@ import dev.rangekv.client.routing.RetryPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
+import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.SplitRangeRequest;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.SplitRangeRequest;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
@@ -73,7 +74,7 @@ final class TestCluster implements AutoCloseable {
         continue;
       }
       try {
-        out.put(i, admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+        out.put(i, kv(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
             .getReplicasList());
       } catch (RuntimeException e) {
         // a node that does not answer: see above
@@ -149,9 +150,16 @@ final class TestCluster implements AutoCloseable {
     Await.until(timeout, poll, what, condition);
   }
 
+  private KvServiceGrpc.KvServiceBlockingStub kv(String address) {
+    return KvServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(5, TimeUnit.SECONDS);
+  }
+
   private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
-    ManagedChannel ch = admin.computeIfAbsent(address, a -> ManagedChannelBuilder.forTarget(a).usePlaintext().build());
-    return NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS);
+    return NodeAdminServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(5, TimeUnit.SECONDS);
+  }
+
+  private ManagedChannel channel(String address) {
+    return admin.computeIfAbsent(address, a -> ManagedChannelBuilder.forTarget(a).usePlaintext().build());
   }
 
   /** Splits the range holding {@code at} (unless {@code at} is already a boundary); retries until done. */
@@ -179,7 +187,7 @@ final class TestCluster implements AutoCloseable {
       }
       String address = cluster.config(i).clientAddress();
       try {
-        ListRangesResponse list = admin(address).listRanges(ListRangesRequest.getDefaultInstance());
+        ListRangesResponse list = kv(address).listRanges(ListRangesRequest.getDefaultInstance());
         for (ReplicaStatus s : list.getReplicasList()) {
           RangeDescriptor d = ProtoValues.descriptor(s.getRange());
           if (!s.getLeader() || !d.contains(at)) {

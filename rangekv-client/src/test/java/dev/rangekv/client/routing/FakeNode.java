@@ -6,14 +6,13 @@ import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KvCallResults;
 import dev.rangekv.proto.KvCalls;
 import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.PutRequest;
 import dev.rangekv.proto.PutResponse;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.Grpc;
@@ -69,8 +68,7 @@ final class FakeNode implements AutoCloseable {
               out.onCompleted();
             }
           }
-        })
-        .addService(new NodeAdminServiceGrpc.NodeAdminServiceImplBase() {
+
           @Override
           public void listRanges(ListRangesRequest request, StreamObserver<ListRangesResponse> out) {
             ListRangesResponse.Builder b = ListRangesResponse.newBuilder().setNodeId("fake");

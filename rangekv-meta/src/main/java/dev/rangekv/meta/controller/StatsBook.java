@@ -1,7 +1,7 @@
 package dev.rangekv.meta.controller;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -6,11 +6,11 @@ import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.EventProto;
-import dev.rangekv.proto.HeartbeatResponse;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.RegisterNodeRequest;
-import dev.rangekv.proto.RegisterNodeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.meta.HeartbeatResponse;
+import dev.rangekv.proto.meta.RegisterNodeRequest;
+import dev.rangekv.proto.meta.RegisterNodeResponse;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +30,7 @@ final class Harness {
   final FakeCluster cluster;
   final Controller controller;
   final MetaServiceImpl service;
+  final MetaNodeServiceImpl nodeService;
 
   Harness(FakeCluster cluster) {
     this(cluster, CONFIG, Runnable::run);
@@ -39,6 +40,7 @@ final class Harness {
     this.cluster = cluster;
     this.controller = new Controller(meta, cluster, config, steps, clock::get);
     this.service = new MetaServiceImpl(meta, controller, clock::get);
+    this.nodeService = new MetaNodeServiceImpl(meta, controller, clock::get);
   }
 
   /** Installs the cluster's map and registers its live nodes through the service. */
@@ -49,12 +51,12 @@ final class Harness {
   }
 
   RegisterNodeResponse register(String nodeId) {
-    return call(service::registerNode, RegisterNodeRequest.newBuilder().setNode(FakeCluster.record(nodeId)).build());
+    return call(nodeService::registerNode, RegisterNodeRequest.newBuilder().setNode(FakeCluster.record(nodeId)).build());
   }
 
   void heartbeatAll() {
     for (String n : cluster.liveNodes()) {
-      HeartbeatResponse r = call(service::heartbeat, cluster.heartbeat(n, controller.config().tickMillis()));
+      HeartbeatResponse r = call(nodeService::heartbeat, cluster.heartbeat(n, controller.config().tickMillis()));
       assertThat(r.getMapVersion()).isPositive();
     }
   }

@@ -3,7 +3,6 @@ package dev.rangekv.meta.controller;
 import static dev.rangekv.meta.controller.ControllerTest.k;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.ListEventsRequest;
 import dev.rangekv.proto.ListNodesRequest;
 import dev.rangekv.proto.ListNodesResponse;
@@ -16,6 +15,7 @@ import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import io.grpc.Status;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class MetaServiceImplTest {
         .setLeaderAddress(FakeCluster.record("n2").getAddress()).build());
     assertThat(e.getDefinitelyNotApplied()).isTrue();
     // Every RPC checks, including writes and admin calls.
-    Throwable hb = Harness.callFailing(h.service::heartbeat, h.cluster.heartbeat("n1", 1000));
+    Throwable hb = Harness.callFailing(h.nodeService::heartbeat, h.cluster.heartbeat("n1", 1000));
     assertThat(RangeKvErrors.fromThrowable(hb).orElseThrow().hasNotLeader()).isTrue();
   }
 
@@ -76,7 +76,7 @@ class MetaServiceImplTest {
   @Test
   void heartbeatWithoutNodeId_andWhyOfUnknownRange_areInvalidArgument() {
     Harness h = threeNodes();
-    Throwable hb = Harness.callFailing(h.service::heartbeat, HeartbeatRequest.getDefaultInstance());
+    Throwable hb = Harness.callFailing(h.nodeService::heartbeat, HeartbeatRequest.getDefaultInstance());
     assertThat(Status.fromThrowable(hb).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     Throwable why = Harness.callFailing(h.service::why, WhyRequest.newBuilder().setRangeId(99).build());
     assertThat(Status.fromThrowable(why).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);

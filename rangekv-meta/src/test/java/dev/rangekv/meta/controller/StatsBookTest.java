@@ -2,10 +2,10 @@ package dev.rangekv.meta.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.ReportDescriptorsRequest;
 import dev.rangekv.proto.meta.Bootstrap;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaRangeEntry;
 import dev.rangekv.proto.meta.MetaSnapshot;
 import dev.rangekv.proto.meta.NodeHeartbeat;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;

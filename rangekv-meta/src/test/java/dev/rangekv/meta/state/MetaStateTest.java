@@ -8,11 +8,11 @@ import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.ReportDescriptorsRequest;
 import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.Bootstrap;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.NodeHeartbeat;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.rangekv.server.dormancy;
 
 import dev.rangekv.proto.RangeHeader;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.replica.DormancyCommand;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;

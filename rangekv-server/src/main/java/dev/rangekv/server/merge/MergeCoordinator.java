@@ -1,13 +1,13 @@
 package dev.rangekv.server.merge;
 
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
-import dev.rangekv.proto.MergeRangesRequest;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.proto.admin.MergeRangesRequest;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.DropReplicaRequest;
@@ -270,7 +270,7 @@ public final class MergeCoordinator {
       }
     }
     try {
-      for (ReplicaStatus s : NodeAdminServiceGrpc.newBlockingStub(channels.channel(directory.addressOf(node)))
+      for (ReplicaStatus s : KvServiceGrpc.newBlockingStub(channels.channel(directory.addressOf(node)))
           .withDeadlineAfter(2, TimeUnit.SECONDS).listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList()) {
         if (s.getRange().getRangeId() == rangeId) {
           return s.getAppliedIndex();

@@ -1,7 +1,7 @@
 package dev.rangekv.server.meta;
 
-import dev.rangekv.proto.HeartbeatRequest;
-import dev.rangekv.proto.HeartbeatResponse;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.HeartbeatResponse;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -46,7 +46,7 @@ public final class HeartbeatLoop implements AutoCloseable {
   public boolean beatOnce() {
     try {
       HeartbeatRequest request = heartbeats.get();
-      HeartbeatResponse answer = meta.call(stub -> stub.heartbeat(request),
+      HeartbeatResponse answer = meta.report(stub -> stub.heartbeat(request),
           Duration.ofMillis(Math.max(1_000, intervalMillis)));
       if (failuresInARow > 0) {
         log.info("heartbeat delivered again after failures={}", failuresInARow);

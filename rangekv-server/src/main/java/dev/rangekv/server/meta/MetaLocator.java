@@ -3,9 +3,12 @@ package dev.rangekv.server.meta;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.server.rpc.NodeChannels;
+import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.AbstractStub;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,15 +67,21 @@ public final class MetaLocator {
    * deadline passes.
    */
   public <T> T call(Function<MetaServiceGrpc.MetaServiceBlockingStub, T> call, Duration deadline) {
-    return call(call, deadline, false);
+    return call(MetaServiceGrpc::newBlockingStub, call, deadline, false);
+  }
+
+  /** Runs {@code call} (registration, heartbeat: safe to repeat) on the meta leader's node service. */
+  public <T> T report(Function<MetaNodeServiceGrpc.MetaNodeServiceBlockingStub, T> call, Duration deadline) {
+    return call(MetaNodeServiceGrpc::newBlockingStub, call, deadline, false);
   }
 
   /** Runs {@code call} (a change: split, merge, move, ...) on the meta leader, retried only if it did not happen. */
   public <T> T change(Function<MetaServiceGrpc.MetaServiceBlockingStub, T> call, Duration deadline) {
-    return call(call, deadline, true);
+    return call(MetaServiceGrpc::newBlockingStub, call, deadline, true);
   }
 
-  private <T> T call(Function<MetaServiceGrpc.MetaServiceBlockingStub, T> call, Duration deadline, boolean change) {
+  private <S extends AbstractStub<S>, T> T call(Function<Channel, S> stubs, Function<S, T> call, Duration deadline,
+      boolean change) {
     long end = System.nanoTime() + deadline.toNanos();
     StatusRuntimeException last = null;
     for (int round = 0; ; round++) {
@@ -84,7 +93,8 @@ public final class MetaLocator {
             throw giveUp(last);
           }
           try {
-            T out = call.apply(stub(target, command ? left : CALL_TIMEOUT.toNanos()));
+            T out = call.apply(stubs.apply(channels.channel(target))
+                .withDeadlineAfter(command ? left : CALL_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS));
             leaderAddress = target;
             return out;
           } catch (StatusRuntimeException e) {
@@ -145,10 +155,6 @@ public final class MetaLocator {
     }
     out.addAll(candidates.get());
     return new ArrayList<>(out);
-  }
-
-  private MetaServiceGrpc.MetaServiceBlockingStub stub(String address, long timeoutNanos) {
-    return MetaServiceGrpc.newBlockingStub(channels.channel(address)).withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
   private static void pause(long millis) {

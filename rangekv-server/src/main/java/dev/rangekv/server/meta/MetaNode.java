@@ -3,18 +3,20 @@ package dev.rangekv.server.meta;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
+import dev.rangekv.meta.controller.MetaNodeServiceImpl;
 import dev.rangekv.meta.controller.MetaServiceImpl;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.MetaStateMachine;
 import dev.rangekv.meta.state.RaftMetaGroup;
-import dev.rangekv.proto.HeartbeatRequest;
-import dev.rangekv.proto.HeartbeatResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.RegisterNodeRequest;
 import dev.rangekv.proto.meta.Bootstrap;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
+import dev.rangekv.proto.meta.RegisterNodeRequest;
 import dev.rangekv.server.rpc.NodeChannels;
 import io.grpc.ServerServiceDefinition;
 import java.io.IOException;
@@ -55,6 +57,7 @@ public final class MetaNode implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final ExecutorService steps;
   private final ServerServiceDefinition redirect;
+  private final ServerServiceDefinition nodeRedirect;
   private volatile RaftServer server;
   private volatile Hosted hosted;
   /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
@@ -67,7 +70,7 @@ public final class MetaNode implements AutoCloseable {
 
   /** The meta replica hosted here, with the controller and service running on it. */
   private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
-      ServerRangeActions actions) {}
+      ServerServiceDefinition nodeService, ServerRangeActions actions) {}
 
   public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, NodeChannels channels,
       Supplier<List<String>> seeds) {
@@ -83,6 +86,8 @@ public final class MetaNode implements AutoCloseable {
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
     this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
     this.redirect = MetaRedirect.service(() -> locator.leaderAddress().orElse(""));
+    this.nodeRedirect = MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(),
+        () -> locator.leaderAddress().orElse(""));
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -122,6 +127,14 @@ public final class MetaNode implements AutoCloseable {
     return MetaServiceSwitch.service(() -> {
       Hosted h = hosted;
       return h != null ? h.service() : redirect;
+    });
+  }
+
+  /** The nodes' meta service (registration, heartbeats, reports) to register likewise. */
+  public ServerServiceDefinition nodeService() {
+    return MetaServiceSwitch.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> {
+      Hosted h = hosted;
+      return h != null ? h.nodeService() : nodeRedirect;
     });
   }
 
@@ -209,7 +222,8 @@ public final class MetaNode implements AutoCloseable {
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
     pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
-    hosted = new Hosted(group, controller, loop, service.bindService(), actions);
+    MetaNodeServiceImpl nodeService = new MetaNodeServiceImpl(group, controller, System::currentTimeMillis);
+    hosted = new Hosted(group, controller, loop, service.bindService(), nodeService.bindService(), actions);
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);
   }
@@ -275,7 +289,7 @@ public final class MetaNode implements AutoCloseable {
 
   /** Registers this node with the cluster's meta range (through any seed), retrying up to {@code timeout}. */
   public void register(NodeRecord self, Duration timeout) {
-    locator.call(s -> s.registerNode(RegisterNodeRequest.newBuilder().setNode(self).build()), timeout);
+    locator.report(s -> s.registerNode(RegisterNodeRequest.newBuilder().setNode(self).build()), timeout);
   }
 
   /** Runs a read on the meta leader (following its hints), waiting up to {@code timeout}: the console's calls. */

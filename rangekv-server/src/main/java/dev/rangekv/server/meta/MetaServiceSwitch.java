@@ -11,7 +11,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The meta service a node registers once, at start: each call goes to whichever implementation is
+ * A meta service a node registers once (MetaService and the nodes' MetaNodeService), at start: each call goes to whichever implementation is
  * current — the hosted meta service once this node runs a meta replica, a redirect before that (or on
  * a node that never hosts one). The meta group can be created after the gRPC server started.
  */
@@ -19,13 +19,18 @@ final class MetaServiceSwitch {
   private MetaServiceSwitch() {}
 
   static ServerServiceDefinition service(Supplier<ServerServiceDefinition> current) {
-    return eachMethod(method -> (ServerCall<Object, Object> call, Metadata headers) ->
+    return service(MetaServiceGrpc.getServiceDescriptor(), current);
+  }
+
+  /** As above for any of the meta range's services ({@code descriptor}: the public one or the nodes'). */
+  static ServerServiceDefinition service(ServiceDescriptor descriptor, Supplier<ServerServiceDefinition> current) {
+    return eachMethod(descriptor, method -> (ServerCall<Object, Object> call, Metadata headers) ->
         handler(current.get(), method).startCall(call, headers));
   }
 
-  /** A MetaService definition whose every method is served by the handler {@code handlers} makes for it. */
-  static ServerServiceDefinition eachMethod(Function<MethodDescriptor<?, ?>, ServerCallHandler<?, ?>> handlers) {
-    ServiceDescriptor descriptor = MetaServiceGrpc.getServiceDescriptor();
+  /** A definition of {@code descriptor}'s service whose every method is served by the handler {@code handlers} makes for it. */
+  static ServerServiceDefinition eachMethod(ServiceDescriptor descriptor,
+      Function<MethodDescriptor<?, ?>, ServerCallHandler<?, ?>> handlers) {
     ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(descriptor);
     for (MethodDescriptor<?, ?> m : descriptor.getMethods()) {
       add(b, m, handlers.apply(m));

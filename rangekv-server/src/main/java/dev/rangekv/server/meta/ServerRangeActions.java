@@ -5,9 +5,12 @@ import dev.rangekv.meta.controller.RangeActions;
 import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.proto.replica.WakeRangeRequest;
+import dev.rangekv.proto.replica.WakeRangeResponse;
 import dev.rangekv.server.move.MoveClient;
 import dev.rangekv.server.rpc.NodeChannels;
 import java.time.Duration;
@@ -16,9 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
-import dev.rangekv.proto.replica.ReplicaServiceGrpc;
-import dev.rangekv.proto.replica.WakeRangeRequest;
-import dev.rangekv.proto.replica.WakeRangeResponse;
 
 /**
  * The controller's range actions carried out through the node-admin API of each range's leader (via

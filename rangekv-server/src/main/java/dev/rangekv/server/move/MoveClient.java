@@ -1,24 +1,25 @@
 package dev.rangekv.server.move;
 
 import com.google.protobuf.ByteString;
-import dev.rangekv.proto.AddReplicaRequest;
+import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.MergeRangesRequest;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
-import dev.rangekv.proto.RemoveReplicaRequest;
-import dev.rangekv.proto.SplitRangeRequest;
-import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.TransferLeaderRequest;
+import dev.rangekv.proto.admin.AddReplicaRequest;
+import dev.rangekv.proto.admin.MergeRangesRequest;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.RemoveReplicaRequest;
+import dev.rangekv.proto.admin.SplitRangeRequest;
+import dev.rangekv.proto.admin.SplitRangeResponse;
+import dev.rangekv.proto.admin.TransferLeaderRequest;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.server.rpc.NodeChannels;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import dev.rangekv.server.rpc.NodeChannels;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.List;
@@ -110,7 +111,7 @@ public final class MoveClient implements AutoCloseable {
     for (String seed : addresses) {
       ListRangesResponse r;
       try {
-        r = admin(seed, Duration.ofSeconds(5)).listRanges(ListRangesRequest.getDefaultInstance());
+        r = KvServiceGrpc.newBlockingStub(channelOf.apply(seed)).withDeadlineAfter(5, TimeUnit.SECONDS).listRanges(ListRangesRequest.getDefaultInstance());
       } catch (StatusRuntimeException e) {
         continue; // node down: the others answer
       }

@@ -1,10 +1,10 @@
 package dev.rangekv.server.move;
 
-import dev.rangekv.proto.AddReplicaRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
-import dev.rangekv.proto.RemoveReplicaRequest;
-import dev.rangekv.proto.TransferLeaderRequest;
+import dev.rangekv.proto.admin.AddReplicaRequest;
+import dev.rangekv.proto.admin.RemoveReplicaRequest;
+import dev.rangekv.proto.admin.TransferLeaderRequest;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.ChangeReplicasCommand;
 import dev.rangekv.proto.replica.DropReplicaRequest;

@@ -1,5 +1,6 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.core.dormancy.DormancyPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
@@ -7,57 +8,58 @@ import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.ProtoValues;
-import dev.rangekv.server.meta.MetaNode;
-import dev.rangekv.server.meta.MetaRedirect;
-import dev.rangekv.server.split.ChildRangeIds;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
-import dev.rangekv.core.dormancy.DormancyPolicy;
+import dev.rangekv.server.console.Console;
 import dev.rangekv.server.dormancy.DormancyTicker;
 import dev.rangekv.server.dormancy.DormantGroups;
 import dev.rangekv.server.dormancy.RangeWaker;
-import dev.rangekv.server.replica.DormancyRecord;
-import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.meta.MetaNode;
+import dev.rangekv.server.meta.MetaRedirect;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
 import dev.rangekv.server.move.ReplicaChanges;
 import dev.rangekv.server.move.SpanFetcher;
 import dev.rangekv.server.move.SpanSource;
+import dev.rangekv.server.observe.GrpcMetrics;
+import dev.rangekv.server.observe.HttpSettings;
+import dev.rangekv.server.observe.MetaLeaderSampler;
+import dev.rangekv.server.observe.NodeHttp;
+import dev.rangekv.server.observe.NodeMetrics;
+import dev.rangekv.server.observe.RaftMetrics;
+import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.rpc.ClusterIdCheck;
 import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
 import dev.rangekv.server.rpc.InputLimits;
-import dev.rangekv.server.rpc.NodeChannels;
-import dev.rangekv.server.security.NodeTls;
-import dev.rangekv.server.security.PeerCheck;
-import dev.rangekv.server.rpc.ReplicaServiceImpl;
 import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
+import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.server.rpc.ProposalBuffers;
 import dev.rangekv.server.rpc.RaftGateway;
+import dev.rangekv.server.rpc.ReplicaListing;
+import dev.rangekv.server.rpc.ReplicaServiceImpl;
+import dev.rangekv.server.security.NodeTls;
+import dev.rangekv.server.security.PeerCheck;
+import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.server.split.SplitApplier;
 import dev.rangekv.server.stats.HeartbeatBuilder;
 import dev.rangekv.server.stats.LoadRecorder;
 import dev.rangekv.server.stats.StoreTailBaselines;
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
-import dev.rangekv.storage.WriteBatchBuilder;
-import dev.rangekv.server.console.Console;
-import dev.rangekv.server.observe.GrpcMetrics;
-import dev.rangekv.server.observe.MetaLeaderSampler;
-import dev.rangekv.server.observe.HttpSettings;
-import dev.rangekv.server.observe.NodeHttp;
-import dev.rangekv.server.observe.NodeMetrics;
-import dev.rangekv.server.observe.Readiness;
-import dev.rangekv.server.observe.RaftMetrics;
 import dev.rangekv.storage.StoreException;
+import dev.rangekv.storage.WriteBatchBuilder;
 import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -258,13 +260,16 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(grpcHealth.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new KvServiceImpl(gateway, proposals, limits, load,
-            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake))
+            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
+            new ReplicaListing(config.nodeId(), raftServer, directory, store)))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store)
             .onSplit(waker::splitApplied))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
             .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
             .onOpen(waker::openForPeer))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
+        .addService(meta != null ? meta.nodeService()
+            : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""))
         .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
         .intercept(new ClusterIdCheck(clusterId))
         // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default.

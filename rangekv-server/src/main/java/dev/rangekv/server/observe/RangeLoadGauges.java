@@ -1,7 +1,7 @@
 package dev.rangekv.server.observe;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;

@@ -15,9 +15,10 @@ import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.KvCallResults;
-import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.proto.KvCalls;
 import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.ListRangesRequest;
+import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.MultiGetResponse;
 import dev.rangekv.proto.Mutation;
@@ -28,6 +29,7 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ScanRequest;
 import dev.rangekv.proto.ScanResponse;
 import dev.rangekv.proto.WriteId;
+import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
@@ -61,16 +63,16 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
 
   /** Completes when a range is awake on this node (at once unless it is dormant here); never fails. */
   private final java.util.function.LongFunction<CompletableFuture<Void>> awake;
+  private final ReplicaListing listing;
 
-  public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
-      java.util.concurrent.Executor handlers, CallStream.Meter streamMeter) {
-    this(gateway, proposals, limits, load, handlers, streamMeter, rangeId -> CompletableFuture.completedFuture(null));
-  }
-
-  /** As above, with {@code awake} waking a dormant range before its requests run (clients see latency only). */
+  /**
+   * @param awake wakes a dormant range before its requests run (clients see latency only)
+   * @param listing this node's replicas, for {@code ListRanges}
+   */
   public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
       java.util.concurrent.Executor handlers, CallStream.Meter streamMeter,
-      java.util.function.LongFunction<CompletableFuture<Void>> awake) {
+      java.util.function.LongFunction<CompletableFuture<Void>> awake, ReplicaListing listing) {
+    this.listing = listing;
     this.awake = awake;
     this.handlers = handlers;
     this.streamMeter = streamMeter;
@@ -83,6 +85,12 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   @Override
   public StreamObserver<KvCalls> calls(StreamObserver<KvCallResults> out) {
     return CallStream.serve(this, out, handlers, streamMeter);
+  }
+
+  @Override
+  public void listRanges(ListRangesRequest request, StreamObserver<ListRangesResponse> out) {
+    out.onNext(listing.list());
+    out.onCompleted();
   }
 
   @Override

@@ -1,37 +1,32 @@
 package dev.rangekv.server.rpc;
 
+import com.google.protobuf.ByteString;
+import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.AddReplicaRequest;
-import dev.rangekv.proto.ChangeReplicasResponse;
-import dev.rangekv.proto.ListRangesRequest;
-import dev.rangekv.proto.MergeRangesRequest;
-import dev.rangekv.proto.MergeRangesResponse;
-import dev.rangekv.proto.RemoveReplicaRequest;
-import dev.rangekv.proto.TransferLeaderRequest;
-import dev.rangekv.proto.TransferLeaderResponse;
-import dev.rangekv.server.merge.MergeCoordinator;
-import dev.rangekv.server.move.ReplicaChanges;
-import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
-import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.SplitRangeRequest;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.AddReplicaRequest;
+import dev.rangekv.proto.admin.ChangeReplicasResponse;
+import dev.rangekv.proto.admin.MergeRangesRequest;
+import dev.rangekv.proto.admin.MergeRangesResponse;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.RemoveReplicaRequest;
+import dev.rangekv.proto.admin.SplitRangeRequest;
+import dev.rangekv.proto.admin.SplitRangeResponse;
+import dev.rangekv.proto.admin.TransferLeaderRequest;
+import dev.rangekv.proto.admin.TransferLeaderResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.SplitCommand;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.move.ReplicaChanges;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeStateMachine;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.StoreException;
-import com.google.protobuf.ByteString;
-import dev.rangekv.core.key.Key;
 import io.grpc.stub.StreamObserver;
-import java.io.IOException;
 import java.util.Optional;
 import org.apache.ratis.server.RaftServer;
 
@@ -48,7 +43,7 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final ReplicaChanges changes;
   private final MergeCoordinator merges;
   private final NodeStore store;
-  private volatile java.util.function.Consumer<dev.rangekv.proto.SplitRangeResponse> splits = r -> { };
+  private volatile java.util.function.Consumer<dev.rangekv.proto.admin.SplitRangeResponse> splits = r -> { };
 
   public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
       InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, NodeStore store) {
@@ -66,7 +61,7 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
    * What the leader does once a split it proposed applied here (before the reply): see {@code
    * RangeKvNode}, which hurries the followers and the child's first election. Must not block.
    */
-  public NodeAdminServiceImpl onSplit(java.util.function.Consumer<dev.rangekv.proto.SplitRangeResponse> action) {
+  public NodeAdminServiceImpl onSplit(java.util.function.Consumer<dev.rangekv.proto.admin.SplitRangeResponse> action) {
     this.splits = action;
     return this;
   }
@@ -168,37 +163,6 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
     return mid.map(ProtoValues::bytes).orElseThrow(() -> new RangeKvException(RangeKvErrors.invalidArgument(
         "split_key", "range " + rangeId + " " + d + " holds fewer than 2 keys: it has no midpoint to split at;"
             + " give a split_key")));
-  }
-
-  @Override
-  public void listRanges(ListRangesRequest request, StreamObserver<ListRangesResponse> out) {
-    ListRangesResponse.Builder b = ListRangesResponse.newBuilder().setNodeId(nodeId);
-    for (RangeStateMachine r : directory.replicas()) {
-      Optional<RangeDescriptor> d = r.descriptor();
-      if (d.isEmpty()) {
-        continue;
-      }
-      ReplicaStatus.Builder s = ReplicaStatus.newBuilder().setRange(directory.toProto(d.get()));
-      try {
-        RaftServer.Division division = server.getDivision(RangeGroups.groupId(r.rangeId()));
-        s.setLeader(division.getInfo().isLeader())
-            .setLeaderNodeId(division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString())
-            .setAppliedIndex(division.getInfo().getLastAppliedIndex());
-      } catch (IOException | IllegalStateException e) {
-        continue; // the group closed since the directory listed it, or is still starting
-      }
-      b.addReplicas(s);
-    }
-    for (dev.rangekv.storage.RangeLocalState s : store.allRangeStates()) {
-      if (directory.replica(s.rangeId()).isEmpty() && s.descriptor().replicas().contains(nodeId)
-          && dev.rangekv.server.replica.DormancyRecord.dormantAt(store, s.rangeId()).isPresent()) {
-        directory.replicaRecord(s.rangeId()); // learns the replicas' addresses (no group registered them)
-        b.addReplicas(ReplicaStatus.newBuilder().setRange(directory.toProto(s.descriptor())).setDormant(true)
-            .setAppliedIndex(s.appliedIndex()));
-      }
-    }
-    out.onNext(b.build());
-    out.onCompleted();
   }
 
 }

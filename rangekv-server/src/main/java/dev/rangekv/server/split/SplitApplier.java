@@ -3,7 +3,7 @@ package dev.rangekv.server.split;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RaftReplica;

@@ -1,16 +1,19 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.ListNodesRequest;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeKvError;
-import dev.rangekv.proto.RegisterNodeRequest;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
+import dev.rangekv.proto.meta.RegisterNodeRequest;
 import dev.rangekv.proto.replica.ClusterIdentityServiceGrpc;
 import dev.rangekv.proto.replica.FetchSpanRequest;
 import dev.rangekv.proto.replica.IdentifyRequest;
@@ -49,7 +52,7 @@ class ClusterIdCheckIT {
           .identify(IdentifyRequest.getDefaultInstance()).getClusterId()).isEqualTo(own);
 
       NodeRecord x = NodeRecord.newBuilder().setNodeId("x9").setAddress("127.0.0.1:1").setRaftAddress("127.0.0.1:2").build();
-      MetaServiceGrpc.MetaServiceBlockingStub meta = MetaServiceGrpc.newBlockingStub(stranger.channel(address))
+      MetaNodeServiceGrpc.MetaNodeServiceBlockingStub meta = MetaNodeServiceGrpc.newBlockingStub(stranger.channel(address))
           .withDeadlineAfter(10, TimeUnit.SECONDS);
       assertMismatch(() -> meta.registerNode(RegisterNodeRequest.newBuilder().setNode(x).build()), own);
       assertMismatch(() -> meta.heartbeat(HeartbeatRequest.newBuilder().setNode(x).build()), own);

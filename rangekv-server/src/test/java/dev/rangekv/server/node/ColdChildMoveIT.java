@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
-import dev.rangekv.proto.SplitRangeResponse;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.server.move.MoveClient;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -192,7 +192,7 @@ class KvApiIT {
 
   private static String leaderOf(long rangeId) {
     for (int i = 0; i < cluster.size(); i++) {
-      for (ReplicaStatus s : router.admin(cluster.config(i).clientAddress())
+      for (ReplicaStatus s : router.kv(cluster.config(i).clientAddress())
           .listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList()) {
         if (s.getRange().getRangeId() == rangeId && s.getLeader()) {
           return cluster.config(i).nodeId();

@@ -46,7 +46,7 @@ class LeaderFailoverIT {
       if (!cluster.isRunning(i)) {
         continue;
       }
-      for (ReplicaStatus s : router.admin(cluster.config(i).clientAddress())
+      for (ReplicaStatus s : router.kv(cluster.config(i).clientAddress())
           .listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList()) {
         if (s.getRange().getRangeId() == 1 && s.getLeader()) {
           return i;

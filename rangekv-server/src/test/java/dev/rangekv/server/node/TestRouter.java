@@ -2,8 +2,8 @@ package dev.rangekv.server.node;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.CompareAndSetRequest;
 import dev.rangekv.proto.CompareAndSetResponse;
 import dev.rangekv.proto.DeleteRequest;
@@ -11,20 +11,20 @@ import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.PutRequest;
-import dev.rangekv.proto.ScanRequest;
-import dev.rangekv.proto.ScanResponse;
-import dev.rangekv.proto.SplitRangeRequest;
-import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
+import dev.rangekv.proto.PutRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.proto.ScanRequest;
+import dev.rangekv.proto.ScanResponse;
 import dev.rangekv.proto.WriteId;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.SplitRangeRequest;
+import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.ManagedChannel;
@@ -213,7 +213,7 @@ final class TestRouter implements AutoCloseable {
     Map<Long, RangeDescriptorProto> newest = new java.util.HashMap<>();
     for (String seed : seeds) {
       try {
-        ListRangesResponse r = admin(seed).listRanges(ListRangesRequest.getDefaultInstance());
+        ListRangesResponse r = kv(seed).listRanges(ListRangesRequest.getDefaultInstance());
         for (ReplicaStatus s : r.getReplicasList()) {
           newest.merge(s.getRange().getRangeId(), s.getRange(),
               (a, b) -> a.getGeneration() >= b.getGeneration() ? a : b);

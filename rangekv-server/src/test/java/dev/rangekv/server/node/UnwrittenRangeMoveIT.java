@@ -1,9 +1,9 @@
 package dev.rangekv.server.node;
 
 import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ class UnwrittenRangeMoveIT {
         ManagedChannel ch = ManagedChannelBuilder.forTarget(c2.clientAddress()).usePlaintext().build();
         try {
           Await.until(Duration.ofSeconds(60), "n2 holds a live replica of the first range", () -> {
-            List<ReplicaStatus> held = NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+            List<ReplicaStatus> held = KvServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
                 .listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList();
             return !held.isEmpty() && held.get(0).getRange().getReplicasCount() == 2
                 && !held.get(0).getLeaderNodeId().isEmpty();

@@ -2,9 +2,9 @@ package dev.rangekv.server.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.proto.HeartbeatRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.HeartbeatRequest;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Arrays;

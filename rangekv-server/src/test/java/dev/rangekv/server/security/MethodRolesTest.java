@@ -2,10 +2,11 @@ package dev.rangekv.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.proto.replica.ClusterIdentityServiceGrpc;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.MetaServiceGrpc;
-import dev.rangekv.proto.NodeAdminServiceGrpc;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
+import dev.rangekv.proto.replica.ClusterIdentityServiceGrpc;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
@@ -18,17 +19,17 @@ class MethodRolesTest {
     for (MethodDescriptor<?, ?> m : ReplicaServiceGrpc.getServiceDescriptor().getMethods()) {
       assertThat(MethodRoles.needed(m.getFullMethodName())).as(m.getFullMethodName()).isEqualTo(Role.NODE);
     }
-    assertThat(MethodRoles.needed(MetaServiceGrpc.getRegisterNodeMethod().getFullMethodName())).isEqualTo(Role.NODE);
-    assertThat(MethodRoles.needed(MetaServiceGrpc.getHeartbeatMethod().getFullMethodName())).isEqualTo(Role.NODE);
-    assertThat(MethodRoles.needed(MetaServiceGrpc.getReportDescriptorsMethod().getFullMethodName())).isEqualTo(Role.NODE);
-    assertThat(MethodRoles.needed(NodeAdminServiceGrpc.getSplitRangeMethod().getFullMethodName())).isEqualTo(Role.NODE);
-    assertThat(MethodRoles.needed(NodeAdminServiceGrpc.getAddReplicaMethod().getFullMethodName())).isEqualTo(Role.NODE);
+    for (ServiceDescriptor s : Set.of(MetaNodeServiceGrpc.getServiceDescriptor(), NodeAdminServiceGrpc.getServiceDescriptor())) {
+      s.getMethods().forEach(m -> assertThat(MethodRoles.needed(m.getFullMethodName())).as(m.getFullMethodName())
+          .isEqualTo(Role.NODE));
+    }
   }
 
   @Test
   void clusterChanges_needTheAdminRole_andReadsAnyCertificate() {
     for (MethodDescriptor<?, ?> m : Set.of(MetaServiceGrpc.getSplitMethod(), MetaServiceGrpc.getMergeMethod(),
-        MetaServiceGrpc.getMoveMethod(), MetaServiceGrpc.getPreSplitMethod(), MetaServiceGrpc.getRemoveNodeMethod())) {
+        MetaServiceGrpc.getMoveMethod(), MetaServiceGrpc.getPreSplitMethod(), MetaServiceGrpc.getRemoveNodeMethod(),
+        MetaServiceGrpc.getSetPlacementMethod(), MetaServiceGrpc.getRemovePlacementMethod())) {
       assertThat(MethodRoles.needed(m.getFullMethodName())).as(m.getFullMethodName()).isEqualTo(Role.ADMIN);
     }
     for (ServiceDescriptor s : Set.of(KvServiceGrpc.getServiceDescriptor(), ClusterIdentityServiceGrpc.getServiceDescriptor())) {
@@ -36,7 +37,7 @@ class MethodRolesTest {
     }
     assertThat(MethodRoles.needed(MetaServiceGrpc.getLookupMethod().getFullMethodName())).isEqualTo(Role.CLIENT);
     assertThat(MethodRoles.needed(MetaServiceGrpc.getListNodesMethod().getFullMethodName())).isEqualTo(Role.CLIENT);
-    assertThat(MethodRoles.needed(NodeAdminServiceGrpc.getListRangesMethod().getFullMethodName())).isEqualTo(Role.CLIENT);
+    assertThat(MethodRoles.needed(MetaServiceGrpc.getListPlacementMethod().getFullMethodName())).isEqualTo(Role.CLIENT);
     assertThat(MethodRoles.needed("grpc.health.v1.Health/Check")).isEqualTo(Role.CLIENT);
   }
 

@@ -1,0 +1,110 @@
+package dev.rangekv.meta.controller;
+
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.AppendEvents;
+import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.proto.meta.HeartbeatResponse;
+import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
+import dev.rangekv.proto.meta.NodeHeartbeat;
+import dev.rangekv.proto.meta.RegisterNodeRequest;
+import dev.rangekv.proto.meta.RegisterNodeResponse;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
+import dev.rangekv.proto.meta.ReportDescriptorsResponse;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * What nodes tell the meta range, on every node (internal; the node role): registrations, heartbeats
+ * (recorded in the {@link StatsBook} and proposed as the node's record and its leaders' descriptors)
+ * and descriptors a node saw. Only the meta leader answers; entries are stamped with its clock.
+ */
+public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServiceImplBase {
+  private final MetaGroup meta;
+  private final Controller controller;
+  private final LongSupplier clock;
+  private final MetaAnswers answers;
+
+  public MetaNodeServiceImpl(MetaGroup meta, Controller controller, LongSupplier clock) {
+    this.meta = meta;
+    this.controller = controller;
+    this.clock = clock;
+    this.answers = new MetaAnswers(meta);
+  }
+
+  @Override
+  public void reportDescriptors(ReportDescriptorsRequest req, StreamObserver<ReportDescriptorsResponse> out) {
+    if (answers.leading(out)) {
+      answers.reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong()).setReport(req).build()),
+          v -> ReportDescriptorsResponse.newBuilder().setVersion(v.mapVersion()).build());
+    }
+  }
+
+  @Override
+  public void registerNode(RegisterNodeRequest req, StreamObserver<RegisterNodeResponse> out) {
+    if (!answers.leading(out)) {
+      return;
+    }
+    NodeRecord node = req.getNode();
+    if (node.getNodeId().isEmpty() || node.getAddress().isEmpty()) {
+      out.onError(MetaAnswers.invalid("node_id", "a node registers with a node id and a client address"));
+      return;
+    }
+    boolean known = meta.view().nodes().stream().anyMatch(n -> n.getNodeId().equals(node.getNodeId()));
+    long now = clock.getAsLong();
+    controller.stats().recordRegistration(HeartbeatRequest.newBuilder().setNode(node).build());
+    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+        .setRegisterNode(node.toBuilder().setLastHeartbeatMillis(now)).build());
+    if (!known) {
+      applied = applied.thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now)
+          .setEvents(AppendEvents.newBuilder().addEvents(EventProto.newBuilder()
+              .setKind("node-joined").setAtMillis(now).setReason("node registered")
+              .setDetail("node " + node.getNodeId() + " at " + node.getAddress()
+                  + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()))))
+          .build()));
+    }
+    answers.reply(out, applied, v -> RegisterNodeResponse.newBuilder().addAllNodes(v.nodes()).build());
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest req, StreamObserver<HeartbeatResponse> out) {
+    if (!answers.leading(out)) {
+      return;
+    }
+    if (req.getNode().getNodeId().isEmpty()) {
+      out.onError(MetaAnswers.invalid("node_id", "a heartbeat names its node id"));
+      return;
+    }
+    long now = clock.getAsLong();
+    controller.stats().record(req, now);
+    NodeRecord.Builder node = req.getNode().toBuilder().setLastHeartbeatMillis(now)
+        .setReplicaCount(req.getRangesCount());
+    NodeHeartbeat.Builder hb = NodeHeartbeat.newBuilder();
+    int leaders = 0;
+    long bytes = 0;
+    double qps = 0;
+    for (RangeStatsProto r : req.getRangesList()) {
+      if (r.getLeader()) {
+        leaders++;
+        bytes += r.getBytes();
+        qps += r.getReadQps() + r.getWriteQps();
+        hb.addRanges(r.getRange()); // the leader's descriptor is the authority; followers' may lag
+      }
+    }
+    hb.setNode(node.setLeaderCount(leaders).setBytes(bytes).setQps(qps));
+    answers.reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(now).setHeartbeat(hb).build()),
+        v -> {
+          List<String> voters = meta.voterIds();
+          return HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).addAllMetaVoterNodeIds(voters)
+              .addAllMetaVoterAddresses(v.nodes().stream().filter(n -> voters.contains(n.getNodeId()))
+                  .map(NodeRecord::getAddress).toList())
+              .build();
+        });
+  }
+}
