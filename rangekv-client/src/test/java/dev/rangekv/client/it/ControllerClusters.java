@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.policy.ControllerConfigBuilder;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.server.node.LocalCluster;
@@ -25,6 +26,11 @@ final class ControllerClusters {
 
 
   static ControllerConfig config() {
+    return builder().build();
+  }
+
+  /** The settings of {@link #config()}, to change one or two. */
+  static ControllerConfigBuilder builder() {
     return ControllerConfig.builder()
         .maxBytes(1 << 20)
         .splitQps(150)
@@ -32,8 +38,7 @@ final class ControllerClusters {
         .splitCooldownMillis(5_000)
         .tickMillis(1_000)
         .deadNodeTimeoutMillis(6_000)
-        .hotspotWindow(5)
-        .build();
+        .hotspotWindow(5);
   }
 
   static RangeKvClient client(LocalCluster cluster) {
