@@ -23,7 +23,7 @@ import org.apache.ratis.util.TimeDuration;
  * @param maxEntryBytes the largest command a range accepts; sizes the per-group write buffer
  * @param snapshotThreshold entries between automatic snapshots (durable applied index + log purge)
  * @param retryCacheExpiry how long Ratis remembers a (client id, call id) reply
- * @param grpcWorkerThreads Netty worker threads of Ratis' gRPC server and client
+ * @param grpcWorkerThreads Netty worker threads of Ratis' gRPC server (the node owns them: {@code RaftEventLoops})
  * @param unsafeFlush acknowledge Raft log appends before their fsync completes (benchmarks only:
  *     a crash of a majority can then lose acknowledged writes)
  * @param dormantAfter how long a range goes without requests before it goes dormant (its groups close,
@@ -81,8 +81,8 @@ public record RaftTuning(
     RaftServerConfigKeys.setRemovedGroupsDir(p, new File(raftDir.toFile(), "removed-groups"));
     GrpcConfigKeys.Server.setHost(p, host);
     GrpcConfigKeys.Server.setPort(p, port);
-    GrpcConfigKeys.Server.setWorkerGroupSize(p, grpcWorkerThreads);
-    GrpcConfigKeys.Client.setWorkerGroupSize(p, grpcWorkerThreads);
+    // No event loops of Ratis' own (boss and worker group sizes stay 0): Ratis stops those with a 2 s
+    // quiet period on every close. The node gives its server grpcWorkerThreads workers (RaftEventLoops).
     // With this many appends in flight to a follower, GrpcLogAppender sends heartbeats only and waits
     // up to a heartbeat interval (rpc.timeout.min / 2) before sending more entries; the default of 8 is
     // easily reached by concurrent writers to one range. Entries are in the log cache anyway.

@@ -101,6 +101,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final RaftServer raftServer;
+  private final RaftEventLoops raftLoops;
   private final ScheduledExecutorService groupExecutor;
   private final ScheduledExecutorService closeExecutor;
   private final GroupReconciler reconciler;
@@ -144,6 +145,7 @@ public final class RangeKvNode implements AutoCloseable {
         .orElse(null);
     org.apache.ratis.conf.Parameters raftParameters = tls.map(NodeTls::raftParameters)
         .orElseGet(org.apache.ratis.conf.Parameters::new);
+    this.raftLoops = RaftEventLoops.install(config.nodeId(), config.tuning().grpcWorkerThreads(), raftParameters);
     if (meta != null) {
       meta.useRaftParameters(raftParameters);
     }
@@ -555,6 +557,7 @@ public final class RangeKvNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("closing Ratis server of " + config.nodeId(), e);
     } finally {
+      raftLoops.close();
       try {
         grpcServer.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
