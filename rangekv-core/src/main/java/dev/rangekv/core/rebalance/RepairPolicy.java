@@ -24,7 +24,8 @@ import java.util.Set;
  * range does not span yet, then the fewest replicas, then the fewest bytes. A range whose live replicas
  * are no majority cannot change its membership through Raft and is reported blocked. A range at its
  * target with a replica on a dead node drops that replica; one above its target (a move that failed
- * after its add) drops a live non-leader replica, one its placement rule forbids first. At most {@code
+ * after its add) drops a live non-leader replica, one its placement rule forbids first, then one whose
+ * loss keeps the range's zones. At most {@code
  * repair.max-moves} repair moves are in flight. Placement rules: a range under a rule aims at the
  * rule's replica count, and its new replicas go only to nodes the rule allows (none allowed: blocked,
  * with the reason). Stateless.
@@ -73,7 +74,7 @@ public final class RepairPolicy {
           blocked.add(new RepairPlan.Blocked(r.rangeId(), Explanation.of("quorum lost: live replicas are no majority")
               .with("liveReplicas", liveReplicas.size()).with("replicas", replicas.size()).build()));
         } else if (budget > 0) {
-          Optional<RepairPlan.Removal> removal = surplus(r, liveReplicas, dead, target, load,
+          Optional<RepairPlan.Removal> removal = surplus(r, liveReplicas, dead, target, zoneOf, load,
               n -> rule.isEmpty() || rule.get().allows(nodes.get(n)));
           if (removal.isPresent()) {
             removals.add(removal.get());
@@ -119,11 +120,14 @@ public final class RepairPolicy {
 
   /**
    * One replica a range at or above its target can drop: a dead one first (its live replicas are a
-   * majority, so the change can commit), else, when over target, the live non-leader on the node with
-   * the most replicas.
+   * majority, so the change can commit), else, when over target, a live non-leader: one its rule
+   * forbids first, then one whose loss keeps the zones the range spans (a move that added a replica in
+   * the same zone as another must not leave the range in fewer zones), then the one on the node with the
+   * most replicas.
    */
   private static Optional<RepairPlan.Removal> surplus(RangeStats r, List<String> liveReplicas, List<String> dead,
-      int target, Map<String, double[]> load, java.util.function.Predicate<String> allowed) {
+      int target, Map<String, String> zoneOf, Map<String, double[]> load,
+      java.util.function.Predicate<String> allowed) {
     if (!dead.isEmpty()) {
       return Optional.of(new RepairPlan.Removal(r.rangeId(), dead.get(0), Explanation.of(
               "replica on a dead node, live replicas reach the target: drop it")
@@ -137,16 +141,33 @@ public final class RepairPolicy {
       if (n.equals(r.leaderNodeId())) {
         continue;
       }
-      boolean worse = victim != null && allowed.test(victim) && !allowed.test(n);
-      boolean same = victim != null && allowed.test(victim) == allowed.test(n);
-      if (victim == null || worse || (same && (load.get(n)[0] > load.get(victim)[0]
-          || (load.get(n)[0] == load.get(victim)[0] && n.compareTo(victim) > 0)))) {
+      if (victim == null || dropsBefore(n, victim, liveReplicas, zoneOf, load, allowed)) {
         victim = n;
       }
     }
     return Optional.ofNullable(victim).map(n -> new RepairPlan.Removal(r.rangeId(), n, Explanation.of(
             "over-replicated: drop a replica")
         .with("liveReplicas", liveReplicas.size()).with("targetReplicas", target).build()));
+  }
+
+  /** Whether over-replicated range's replica on {@code n} should go before the one on {@code victim}. */
+  private static boolean dropsBefore(String n, String victim, List<String> replicas, Map<String, String> zoneOf,
+      Map<String, double[]> load, java.util.function.Predicate<String> allowed) {
+    if (allowed.test(n) != allowed.test(victim)) {
+      return !allowed.test(n);
+    }
+    boolean nKeeps = keepsZones(replicas, n, zoneOf);
+    if (nKeeps != keepsZones(replicas, victim, zoneOf)) {
+      return nKeeps;
+    }
+    double c = load.get(n)[0] - load.get(victim)[0];
+    return c > 0 || (c == 0 && n.compareTo(victim) > 0);
+  }
+
+  private static boolean keepsZones(List<String> replicas, String without, Map<String, String> zoneOf) {
+    List<String> rest = new ArrayList<>(replicas);
+    rest.remove(without);
+    return Zones.distinct(rest, zoneOf) == Zones.distinct(replicas, zoneOf);
   }
 
   private static Optional<String> pick(List<String> live, List<String> replicas, List<String> chosen,

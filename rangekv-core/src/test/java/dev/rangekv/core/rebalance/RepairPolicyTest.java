@@ -14,8 +14,10 @@ import dev.rangekv.core.policy.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +90,48 @@ class RepairPolicyTest {
     RepairPlan leaderless = RepairPolicy.plan(ClusterSnapshot.of(nodes(NOW, "n1", "n2", "n3", "n4"),
         List.of(stats(d, 1, 1).withLeader(""))), config, NOW);
     assertThat(leaderless.removals()).isEmpty();
+  }
+
+  /** A move that added a replica in a zone the range already spans leaves it over-replicated in that zone. */
+  @Test
+  void overReplicatedRange_dropsAReplicaWhoseLossKeepsItsZones() {
+    Property.named("repair-surplus-keeps-zones").cases(500).sizes(1, 20).check(g -> {
+      List<NodeStats> ns = new ArrayList<>();
+      int n = g.between(4, 9);
+      for (int i = 0; i < n; i++) {
+        ns.add(new NodeStats("n" + i, "z" + g.nextInt(3), 0, NOW));
+      }
+      List<String> ids = new ArrayList<>(ns.stream().map(NodeStats::nodeId).toList());
+      Collections.shuffle(ids, new Random(g.nextLong()));
+      List<String> replicas = ids.subList(0, g.between(4, Math.min(5, n)));
+      List<RangeStats> ranges = new ArrayList<>();
+      ranges.add(stats(range(1, 0, 100, replicas.toArray(String[]::new)), 1, 1).withLeader(g.pick(replicas)));
+      for (int i = 0; i < g.size(); i++) { // other ranges, so the nodes' replica counts differ
+        List<String> other = new ArrayList<>(ids);
+        Collections.shuffle(other, new Random(g.nextLong()));
+        ranges.add(stats(range(i + 2, 100 + i * 10L, i == g.size() - 1 ? -1 : 110 + i * 10L,
+            other.subList(0, 3).toArray(String[]::new)), 1, 1));
+      }
+      ClusterSnapshot s = ClusterSnapshot.of(ns, ranges);
+      RepairPlan p = RepairPolicy.plan(s, ControllerConfig.builder().replicationFactor(3).build(), NOW);
+      RangeStats r = ranges.get(0);
+      int zones = Zones.distinct(replicas, s.zones());
+      boolean someKeeps = replicas.stream().filter(x -> !x.equals(r.leaderNodeId()))
+          .anyMatch(x -> Zones.distinct(without(replicas, x), s.zones()) == zones);
+      assertThat(p.removals()).filteredOn(x -> x.rangeId() == 1).singleElement().satisfies(x -> {
+        assertThat(x.nodeId()).isNotEqualTo(r.leaderNodeId()).isIn(replicas);
+        if (someKeeps) {
+          assertThat(Zones.distinct(without(replicas, x.nodeId()), s.zones())).as("zones after dropping %s from %s in %s",
+              x.nodeId(), replicas, s.zones()).isEqualTo(zones);
+        }
+      });
+    });
+  }
+
+  private static List<String> without(List<String> replicas, String n) {
+    List<String> rest = new ArrayList<>(replicas);
+    rest.remove(n);
+    return rest;
   }
 
   @Test
