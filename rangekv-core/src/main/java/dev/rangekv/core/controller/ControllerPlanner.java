@@ -43,6 +43,17 @@ import java.util.Set;
 public final class ControllerPlanner {
   private ControllerPlanner() {}
 
+  /**
+   * The tick's decisions and, from them, its operators ({@link OperatorPlanner}), leaving the ranges in
+   * {@code in.locked()} alone.
+   */
+  public static TickPlan tick(ClusterSnapshot s, ControllerState state, ControllerConfig config, long nowMillis,
+      OperatorInputs in) {
+    TickPlan plan = tick(s, state, config, nowMillis);
+    return plan.withOperators(OperatorPlanner.plan(plan, s, in, config, nowMillis));
+  }
+
+  /** The tick's decisions, without operators. */
   public static TickPlan tick(ClusterSnapshot s, ControllerState state, ControllerConfig config, long nowMillis) {
     RepairPlan repair = RepairPolicy.plan(s, config, nowMillis);
     Set<Long> busy = new HashSet<>();

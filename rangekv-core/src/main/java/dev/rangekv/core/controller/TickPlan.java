@@ -2,6 +2,7 @@ package dev.rangekv.core.controller;
 
 import dev.rangekv.core.hotspot.HotspotAlert;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param next the state to pass to the next tick
  * @param placement placement-rule moves and transfers (their rule-boundary splits are among {@code splits})
  *     and where each ruled range stands
+ * @param operators the decisions above as operators, in priority order, at most one per range: the
+ *     controller executes these and nothing else
  */
 public record TickPlan(
     RepairPlan repair,
@@ -29,7 +32,8 @@ public record TickPlan(
     RebalancePlan rebalance,
     List<HotspotAlert> alerts,
     ControllerState next,
-    PlacementPlan placement) {
+    PlacementPlan placement,
+    List<Operator> operators) {
 
   public TickPlan {
     Objects.requireNonNull(repair, "repair");
@@ -39,6 +43,18 @@ public record TickPlan(
     alerts = List.copyOf(alerts);
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(placement, "placement");
+    operators = List.copyOf(operators);
+  }
+
+  /** A plan whose operators are not derived yet. */
+  public TickPlan(RepairPlan repair, List<SplitDecision> splits, List<MergeDecision> merges, RebalancePlan rebalance,
+      List<HotspotAlert> alerts, ControllerState next, PlacementPlan placement) {
+    this(repair, splits, merges, rebalance, alerts, next, placement, List.of());
+  }
+
+  /** This plan with {@code ops} as its operators. */
+  public TickPlan withOperators(List<Operator> ops) {
+    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops);
   }
 
   /** A plan without placement rules. */
