@@ -417,7 +417,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   }
 
   private StatusRuntimeException status(Throwable t) {
-    Throwable c = StepRunner.unwrap(t);
+    Throwable c = Controller.unwrap(t);
     if (c instanceof StatusRuntimeException s) {
       return s;
     }

@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  * KeyCodec#uniformSplitPoints}), one reported and logged split at a time, then optionally scatters the
  * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
  * on its planned nodes, and leadership moved to the first of them when the current leader is known.
- * All ranges involved stay leased until the end, so no tick merges the new empty ranges meanwhile; the
+ * All ranges involved stay held until the end, so no tick merges the new empty ranges meanwhile; the
  * splits carry cause {@code PRESPLIT}, which protects them for {@code merge.split-cooldown}. Ends with
  * one {@code "presplit"} event naming the resulting ranges in key order.
  */
@@ -72,7 +72,7 @@ final class PreSplit {
         ? Optional.of(PreSplitPlanner.atKeys(points, live, config.replicationFactor())) : Optional.empty();
     Set<Long> containing = new HashSet<>();
     points.forEach(p -> containing.add(meta.view().lookup(ProtoValues.bytes(p)).getRangeId()));
-    InFlight.Lease lease = ops.acquire(List.copyOf(containing), "admin presplit");
+    OperatorQueue.Hold lease = ops.reserve(List.copyOf(containing), "admin presplit");
     Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
     CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
     for (Key p : points) {
@@ -81,7 +81,7 @@ final class PreSplit {
         if (ProtoValues.key(d.getStart()).equals(p)) {
           return CompletableFuture.completedFuture(null); // already a boundary
         }
-        return ops.splitStep(lease, d.getRangeId(), Optional.of(ProtoValues.bytes(p)), SplitCause.PRESPLIT, why);
+        return ops.splitOp(lease, d.getRangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
       });
     }
     AtomicInteger moves = new AtomicInteger();
@@ -123,7 +123,7 @@ final class PreSplit {
   }
 
   /** The leased ranges as the meta view has them now, in key order. */
-  private List<RangeDescriptorProto> held(InFlight.Lease lease) {
+  private List<RangeDescriptorProto> held(OperatorQueue.Hold lease) {
     Set<Long> ids = lease.ids();
     List<RangeDescriptorProto> out = new ArrayList<>();
     for (RangeDescriptorProto d : meta.view().ranges()) {
@@ -135,7 +135,7 @@ final class PreSplit {
     return out;
   }
 
-  private CompletableFuture<?> scatter(InFlight.Lease lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
+  private CompletableFuture<?> scatter(OperatorQueue.Hold lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
     CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
     for (RangeDescriptorProto d : held(lease)) {
       Key start = ProtoValues.key(d.getStart());
@@ -150,20 +150,18 @@ final class PreSplit {
       for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
         Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
         chain = chain.thenCompose(v -> {
-          lease.moving(Optional.of(m));
           moves.incrementAndGet();
-          return ops.moveStep(lease, "move", m, Set.of(m.fromNode().get()));
+          return ops.moveOp(lease, m);
         });
       }
       chain = chain.thenCompose(v -> {
-        lease.moving(Optional.empty());
         String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
         String first = wanted.get(0);
         List<String> now = meta.view().range(id).map(r -> ProtoValues.descriptor(r).replicas()).orElse(List.of());
         if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
           return CompletableFuture.completedFuture(null);
         }
-        return ops.transferStep(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
+        return ops.transferOp(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
       });
     }
     return chain;

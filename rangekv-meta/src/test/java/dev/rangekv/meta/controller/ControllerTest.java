@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.FigureProto;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -100,7 +101,9 @@ class ControllerTest {
     Map<String, Integer> counts = c.replicaCounts();
     assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(8, 10));
     h.assertMapMatchesCluster();
-    assertThat(h.events("move")).hasSize(callsStarting(c, "move").size()).isNotEmpty();
+    // one move operator per replica moved: add on the target, (leadership off,) remove the source
+    assertThat(h.events("move")).hasSize(callsStarting(c, "add").size()).hasSize(callsStarting(c, "remove").size())
+        .isNotEmpty();
     assertThat(h.events("failed")).isEmpty();
     // Leaders spread too: nobody leads more than mean + 1 (12 / 4 = 3).
     Map<String, Long> leaders = new java.util.HashMap<>();
@@ -122,7 +125,9 @@ class ControllerTest {
     assertThat(fullyRepaired(c, "n3")).isTrue();
     h.assertMapMatchesCluster();
     assertThat(callsStarting(c, "add")).isNotEmpty();
-    assertThat(callsStarting(c, "remove")).allSatisfy(s -> assertThat(s).endsWith(" n3")).isNotEmpty();
+    // every removal is of the dead node's replicas, except those closing a rebalancing move
+    assertThat(callsStarting(c, "remove")).filteredOn(s -> !s.endsWith(" n3")).hasSize(h.events("move").size());
+    assertThat(callsStarting(c, "remove")).filteredOn(s -> s.endsWith(" n3")).isNotEmpty();
     assertThat(h.events("node-dead")).singleElement()
         .satisfies(e -> assertThat(e.getDetail()).contains("n3"));
     assertThat(h.events("repair")).isNotEmpty()
@@ -184,10 +189,15 @@ class ControllerTest {
       c.put(k(i), 100);
     }
     Harness h = new Harness(c).start();
-    c.failNext("split", new IllegalStateException("disk on fire"));
+    int attempts = StepTimeouts.DEFAULTS.attempts();
+    c.failTimes("split", attempts, new IllegalStateException("disk on fire"));
 
-    h.tick();
+    // each tick retries the failed call, until the step is out of attempts and the operator is cancelled
+    for (int t = 0; t < attempts + 1 && h.events("failed").isEmpty(); t++) {
+      h.tick();
+    }
 
+    assertThat(callsStarting(c, "split")).hasSize(attempts);
     assertThat(h.events("failed")).singleElement().satisfies(e -> {
       assertThat(e.getReason()).isEqualTo("split failed: disk on fire");
       assertThat(e.getDetail()).contains("size above max-bytes");
@@ -197,10 +207,10 @@ class ControllerTest {
     assertThat(h.meta.view().ranges()).hasSize(1);
 
     for (int t = 0; t < Controller.FAILURE_BACKOFF_TICKS; t++) {
-      assertThat(callsStarting(c, "split")).hasSize(1);
+      assertThat(callsStarting(c, "split")).hasSize(attempts);
       h.tick();
     }
-    assertThat(callsStarting(c, "split")).hasSize(2);
+    assertThat(callsStarting(c, "split")).hasSize(attempts + 1);
     assertThat(h.meta.view().ranges()).hasSize(2);
     h.assertMapMatchesCluster();
   }

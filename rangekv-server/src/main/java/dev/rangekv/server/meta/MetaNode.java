@@ -1,6 +1,7 @@
 package dev.rangekv.server.meta;
 
 import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
 import dev.rangekv.meta.controller.MetaServiceImpl;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +53,6 @@ public final class MetaNode implements AutoCloseable {
   private final NodeChannels channels;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
-  private final ExecutorService steps;
   private final ServerServiceDefinition redirect;
   private volatile RaftServer server;
   private volatile Hosted hosted;
@@ -66,8 +65,8 @@ public final class MetaNode implements AutoCloseable {
   private HeartbeatLoop heartbeats;
 
   /** The meta replica hosted here, with the controller and service running on it. */
-  private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
-      ServerRangeActions actions) {}
+  private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop,
+      ServerServiceDefinition service) {}
 
   public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, NodeChannels channels,
       Supplier<List<String>> seeds) {
@@ -81,7 +80,6 @@ public final class MetaNode implements AutoCloseable {
       return out;
     });
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
-    this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
     this.redirect = MetaRedirect.service(() -> locator.leaderAddress().orElse(""));
   }
 
@@ -168,7 +166,6 @@ public final class MetaNode implements AutoCloseable {
     hosted = null;
     pending = null;
     h.loop().close();
-    h.actions().close();
     try {
       RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(),
           1, MetaGroups.GROUP_ID, true, false));
@@ -201,22 +198,16 @@ public final class MetaNode implements AutoCloseable {
       return;
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
-    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond,
-        channels);
-    Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
+    // the controller calls nodes through their admin API over this node's channels (TLS, cluster id)
+    Controller controller = new Controller(group, channels::channel, config, StepTimeouts.DEFAULTS,
+        moveBytesPerSecond, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);
-    hosted = new Hosted(group, controller, loop, service.bindService(), actions);
+    hosted = new Hosted(group, controller, loop, service.bindService());
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);
   }
 
-  private List<NodeRecord> liveNodes(MetaGroup group) {
-    long now = System.currentTimeMillis();
-    return group.view().nodes().stream()
-        .filter(n -> now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis())
-        .toList();
-  }
 
   /**
    * True when the meta leader answered one of this node's heartbeats within {@code window}: the meta
@@ -303,9 +294,7 @@ public final class MetaNode implements AutoCloseable {
     Hosted h = hosted;
     if (h != null) {
       h.loop().close();
-      h.actions().close();
     }
     scheduler.shutdownNow();
-    steps.shutdownNow();
   }
 }
