@@ -221,6 +221,7 @@ final class AdminOperations {
   }
 
   OperatorQueue.Hold reserve(List<Long> ids, String what) {
+    controller.leadIfLeader();
     Optional<OperatorQueue.Hold> hold = controller.queue().reserve(ids, what);
     if (hold.isEmpty()) {
       long busy = ids.stream().filter(id -> controller.queue().holderName(id).isPresent()).findFirst()

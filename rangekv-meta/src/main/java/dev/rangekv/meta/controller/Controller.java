@@ -202,6 +202,13 @@ public final class Controller {
     wasLeader = true;
   }
 
+  /** Before an admin call holds ranges: takes up the leadership first, so taking it up drops no hold. */
+  synchronized void leadIfLeader() {
+    if (meta.isLeader()) {
+      lead(clock.getAsLong());
+    }
+  }
+
   private void forget(String reason) {
     for (OperatorQueue.Cancelled c : queue.clear(reason)) {
       Optional.ofNullable(waiting.remove(c.id())).ifPresent(f -> f.completeExceptionally(
