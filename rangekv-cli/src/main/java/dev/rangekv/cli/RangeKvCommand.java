@@ -22,7 +22,13 @@ import dev.rangekv.cli.node.StartCommand;
 import dev.rangekv.cli.sim.SimCommand;
 import dev.rangekv.cli.workload.WorkloadCommand;
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 import ch.qos.logback.classic.Level;
 import dev.rangekv.cli.logging.Logs;
 import picocli.CommandLine;
@@ -39,28 +45,8 @@ import picocli.CommandLine.Option;
     name = "rangekv",
     mixinStandardHelpOptions = true,
     versionProvider = VersionText.class,
-    description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.",
-    subcommands = {
-        CommandLine.HelpCommand.class,
-        NodeCommand.class,
-        CertCommand.class,
-        PutCommand.class,
-        GetCommand.class,
-        DelCommand.class,
-        ScanCommand.class,
-        RangesCommand.class,
-        NodesCommand.class,
-        EventsCommand.class,
-        WhyCommand.class,
-        SplitCommand.class,
-        MergeCommand.class,
-        MoveCommand.class,
-        PresplitCommand.class,
-        PlacementRulesCommand.class,
-        SimCommand.class,
-        WorkloadCommand.class,
-        CompletionCommand.class,
-    })
+    description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.")
+// subcommands: registered by commandLine(), all of them or only the one a run names (see SUBCOMMANDS)
 public final class RangeKvCommand implements Runnable {
   /** Commands whose own log lines are part of their output (a node process). */
   private static final List<String> LOGGING_COMMANDS = List.of("start");
@@ -77,15 +63,66 @@ public final class RangeKvCommand implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
   }
 
-  /** Builds the command line with the house exit codes and one-line error messages. */
-  public static CommandLine commandLine() {
-    CommandLine cl = new CommandLine(new RangeKvCommand());
-    // start and demo host nodes: registered only where the server is on the class path (the full jar);
-    // picocli introspects a command's methods, whose signatures name server types the thin jar lacks
+  /**
+   * The subcommands in help order, by name, each made on demand: picocli builds a command's model by
+   * reflection over its annotated fields and methods, which for all of them took ~0.2-0.4 s of a
+   * one-shot command's start on this box (picocli's classes are Java 5 class files: outside the class
+   * data sharing archive and checked by the old verifier). A run that names one builds only that one.
+   * start and demo host nodes: registered only where the server is on the class path (the full jar);
+   * picocli introspects a command's methods, whose signatures name server types the thin jar lacks.
+   */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Supplier<Object>> subcommands() {
+    Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+    m.put("help", CommandLine.HelpCommand::new);
+    m.put("node", NodeCommand::new);
+    m.put("cert", CertCommand::new);
+    m.put("put", PutCommand::new);
+    m.put("get", GetCommand::new);
+    m.put("del", DelCommand::new);
+    m.put("scan", ScanCommand::new);
+    m.put("ranges", RangesCommand::new);
+    m.put("nodes", NodesCommand::new);
+    m.put("events", EventsCommand::new);
+    m.put("why", WhyCommand::new);
+    m.put("split", SplitCommand::new);
+    m.put("merge", MergeCommand::new);
+    m.put("move", MoveCommand::new);
+    m.put("presplit", PresplitCommand::new);
+    m.put("placement", PlacementRulesCommand::new);
+    m.put("sim", SimCommand::new);
+    m.put("workload", WorkloadCommand::new);
+    m.put("completion", CompletionCommand::new);
     if (hostsNodes()) {
-      cl.addSubcommand(new DemoCommand());
-      cl.addSubcommand(new StartCommand());
+      m.put("demo", DemoCommand::new);
+      m.put("start", StartCommand::new);
     }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** Builds the command line with every subcommand, the house exit codes and one-line error messages. */
+  public static CommandLine commandLine() {
+    return commandLine(SUBCOMMANDS.keySet());
+  }
+
+  /**
+   * The command line for a run with {@code args}: when they name a subcommand (its first non-option
+   * argument), only that one is built; otherwise (help, usage errors, completion) all of them.
+   */
+  static CommandLine commandLine(String[] args) {
+    String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
+    boolean one = SUBCOMMANDS.containsKey(named) && !named.equals("help") && !named.equals("completion");
+    return commandLine(one ? Set.of(named) : SUBCOMMANDS.keySet());
+  }
+
+  private static CommandLine commandLine(Set<String> names) {
+    CommandLine cl = new CommandLine(new RangeKvCommand());
+    SUBCOMMANDS.forEach((name, make) -> {
+      if (names.contains(name)) {
+        cl.addSubcommand(name, make.get());
+      }
+    });
     // no @file expansion: "rangekv put k @/etc/hostname" stores the text "@/etc/hostname" (--value-file reads a file)
     cl.setExpandAtFiles(false);
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
@@ -168,6 +205,6 @@ public final class RangeKvCommand implements Runnable {
       System.exit(e.exitCode());
       return;
     }
-    System.exit(commandLine().execute(expanded));
+    System.exit(commandLine(expanded).execute(expanded));
   }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine;
 public record CliRun(int exit, String out, String err) {
 
   public static CliRun of(String... args) {
-    CommandLine cl = RangeKvCommand.commandLine();
+    CommandLine cl = RangeKvCommand.commandLine(args); // as main builds it: only the command the args name
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out));

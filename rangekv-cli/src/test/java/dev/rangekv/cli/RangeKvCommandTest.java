@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
@@ -26,6 +27,22 @@ class RangeKvCommandTest {
         "merge", "move", "presplit", "sim", "cert"}) {
       assertThat(r.out()).contains("  " + c + " ");
     }
+  }
+
+  @Test
+  void everySubcommand_isRegisteredUnderItsOwnName() {
+    RangeKvCommand.commandLine().getSubcommands().forEach((name, sub) ->
+        assertThat(sub.getCommandSpec().userObject().getClass().getAnnotation(Command.class).name()).isEqualTo(name));
+  }
+
+  @Test
+  void aRunNamingACommand_buildsOnlyThatOne_otherRunsBuildAll() {
+    assertThat(RangeKvCommand.commandLine(new String[] {"--verbose", "get", "k"}).getSubcommands().keySet())
+        .containsExactly("get");
+    assertThat(RangeKvCommand.commandLine(new String[] {"--help"}).getSubcommands())
+        .containsKeys("help", "get", "put", "ranges", "completion", "demo", "start");
+    assertThat(RangeKvCommand.commandLine(new String[] {"help", "get"}).getSubcommands()).containsKeys("help", "get", "put");
+    assertThat(RangeKvCommand.commandLine(new String[] {"gte", "k"}).getSubcommands()).containsKeys("get", "put");
   }
 
   @Test

@@ -17,9 +17,14 @@ import java.util.Optional;
  * @param refreshTimeout deadline of one range-listing call to one node
  * @param tls the client's certificate, key and the cluster's CA (PEM files) for a secure cluster; empty:
  *     plaintext, for an insecure cluster
+ * @param watchRanges keep a {@code WatchRanges} stream open to the meta range, so splits and moves reach
+ *     the cache before a request meets them. Off by default: routing is correct without it (a RANGE_MOVED
+ *     answer carries both halves of a split, so a stale route costs one extra RPC, not a lookup), and the
+ *     meta leader would hold one stream per client, a cost that grows with the number of clients rather
+ *     than with the rate of change. Turn it on for a few long-lived, latency-sensitive clients.
  */
 public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout,
-                            Optional<TlsFiles> tls) {
+                            Optional<TlsFiles> tls, boolean watchRanges) {
 
   public ClientOptions {
     Objects.requireNonNull(tls, "tls");
@@ -28,9 +33,15 @@ public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPoli
     }
   }
 
-  /** Plaintext options (an insecure cluster). */
+  /** Plaintext options (an insecure cluster), without a watch stream. */
   public ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout) {
-    this(timeout, attemptTimeout, retry, refreshTimeout, Optional.empty());
+    this(timeout, attemptTimeout, retry, refreshTimeout, Optional.empty(), false);
+  }
+
+  /** Options without a watch stream. */
+  public ClientOptions(Duration timeout, Duration attemptTimeout, RetryPolicy retry, Duration refreshTimeout,
+      Optional<TlsFiles> tls) {
+    this(timeout, attemptTimeout, retry, refreshTimeout, tls, false);
   }
 
   /** 10 s per call, 3 s per attempt, at most 100 attempts (backoff 10 ms doubling to 500 ms), 2 s per range listing. */
@@ -39,19 +50,24 @@ public record ClientOptions(Duration timeout, Duration attemptTimeout, RetryPoli
   }
 
   public ClientOptions withTimeout(Duration t) {
-    return new ClientOptions(t, attemptTimeout, retry, refreshTimeout, tls);
+    return new ClientOptions(t, attemptTimeout, retry, refreshTimeout, tls, watchRanges);
   }
 
   public ClientOptions withAttemptTimeout(Duration t) {
-    return new ClientOptions(timeout, t, retry, refreshTimeout, tls);
+    return new ClientOptions(timeout, t, retry, refreshTimeout, tls, watchRanges);
   }
 
   public ClientOptions withRetry(RetryPolicy r) {
-    return new ClientOptions(timeout, attemptTimeout, r, refreshTimeout, tls);
+    return new ClientOptions(timeout, attemptTimeout, r, refreshTimeout, tls, watchRanges);
   }
 
   /** Mutual TLS with {@code files} (e.g. {@code TlsFiles.client(certsDir, "alice")}). */
   public ClientOptions withTls(TlsFiles files) {
-    return new ClientOptions(timeout, attemptTimeout, retry, refreshTimeout, Optional.of(files));
+    return new ClientOptions(timeout, attemptTimeout, retry, refreshTimeout, Optional.of(files), watchRanges);
+  }
+
+  /** With (or without) a {@code WatchRanges} stream pushing map changes into the cache. */
+  public ClientOptions withWatchRanges(boolean watch) {
+    return new ClientOptions(timeout, attemptTimeout, retry, refreshTimeout, tls, watch);
   }
 }

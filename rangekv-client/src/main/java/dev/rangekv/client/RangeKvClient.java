@@ -1,6 +1,9 @@
 package dev.rangekv.client;
 
 import dev.rangekv.client.routing.Await;
+import dev.rangekv.client.routing.MetaRangeSource;
+import dev.rangekv.client.routing.RangeWatch;
+import dev.rangekv.client.routing.RouteStats;
 import dev.rangekv.client.routing.NodeChannels;
 import dev.rangekv.client.routing.NodeListRangeSource;
 import dev.rangekv.client.routing.RangeSource;
@@ -44,41 +47,57 @@ public final class RangeKvClient implements AutoCloseable {
   private final Duration timeout;
 
   private record Shared(Router router, Scanner scanner, NodeChannels channels, ScheduledExecutorService timer,
-      ClientOptions options) {}
+      ClientOptions options, Optional<RangeWatch> watch) {}
 
   private RangeKvClient(Shared shared, Duration timeout) {
     this.shared = shared;
     this.timeout = timeout;
   }
 
-  /** Connects through seed nodes: lists their ranges (and learns every node from the descriptors). */
+  /**
+   * Connects through seed nodes: routes come from the meta range (found through the seeds; the whole map
+   * at connect when it is small, a lookup per missed span after that), and from the nodes' own range
+   * listings while the meta range cannot answer.
+   */
   public static RangeKvClient connect(List<String> seedAddresses, ClientOptions options) {
     NodeChannels channels = new NodeChannels(options.tls());
-    return connect(new NodeListRangeSource(seedAddresses, channels, options.refreshTimeout()), channels, options);
+    RouteStats stats = new RouteStats();
+    NodeListRangeSource nodes = new NodeListRangeSource(seedAddresses, channels, options.refreshTimeout(), stats);
+    MetaRangeSource meta = new MetaRangeSource(seedAddresses, channels, options.refreshTimeout(), nodes, stats);
+    return connect(meta, Optional.of(meta), channels, stats, options);
   }
 
-  /** Connects with a custom source of range descriptors (e.g. a meta-range lookup, or a test's). */
+  /** Connects with a custom source of range descriptors (e.g. the nodes' listings only, or a test's). */
   public static RangeKvClient connect(RangeSource source, ClientOptions options) {
-    return connect(source, new NodeChannels(options.tls()), options);
+    return connect(source, Optional.empty(), new NodeChannels(options.tls()), new RouteStats(), options);
   }
 
-  private static RangeKvClient connect(RangeSource source, NodeChannels channels, ClientOptions options) {
+  private static RangeKvClient connect(RangeSource source, Optional<MetaRangeSource> meta, NodeChannels channels,
+      RouteStats stats, ClientOptions options) {
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rangekv-client-timer");
       t.setDaemon(true);
       return t;
     });
-    RouteCache cache = new RouteCache(source);
+    RouteCache cache = new RouteCache(source, stats);
     Router router = new Router(cache, channels, options.retry(), timer, new WriteIds(), options.attemptTimeout());
+    Optional<RangeWatch> watch = meta.filter(m -> options.watchRanges())
+        .map(m -> new RangeWatch(m, channels, cache, timer, stats));
     RangeKvClient client = new RangeKvClient(
-        new Shared(router, new Scanner(router, options.timeout()), channels, timer, options), options.timeout());
+        new Shared(router, new Scanner(router, options.timeout()), channels, timer, options, watch), options.timeout());
     try {
       initialRefresh(cache, options);
     } catch (RuntimeException e) {
       client.close();
       throw e;
     }
+    watch.ifPresent(RangeWatch::start);
     return client;
+  }
+
+  /** Counters of the routing cache's lookups and the RPCs they cost (meta calls, node listings). */
+  public RouteStats.Snapshot routeStats() {
+    return router().cache().stats().snapshot();
   }
 
   /** Fills the cache, retrying within the call timeout: seed nodes may still be starting. */
@@ -293,6 +312,7 @@ public final class RangeKvClient implements AutoCloseable {
   public void close() {
     // channels first: retries already scheduled still run (the timer is shut down gently), find the
     // channels closed and fail their calls with UnavailableException instead of hanging
+    shared.watch().ifPresent(RangeWatch::close);
     shared.channels().close();
     shared.timer().shutdown();
     try {

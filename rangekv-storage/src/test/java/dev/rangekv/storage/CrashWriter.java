@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The child process of {@link CrashRecoveryTest}: writes batch after batch, each carrying data and the
+ * The child process of {@link CrashRecoveryIT}: writes batch after batch, each carrying data and the
  * range's applied index, until it is killed. Batch {@code i} puts {@code k(i)}, overwrites {@code last}
  * with {@code i}, deletes {@code k(i - 10)} and sets applied index {@code i}, so after recovery with
  * applied index {@code n} exactly {@code k(n-9) .. k(n)} exist and {@code last == n}. Prints each

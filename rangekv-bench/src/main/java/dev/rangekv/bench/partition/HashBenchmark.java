@@ -1,6 +1,6 @@
 package dev.rangekv.bench.partition;
 
-import dev.rangekv.core.partition.Hash64;
+import dev.rangekv.sim.partition.Hash64;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

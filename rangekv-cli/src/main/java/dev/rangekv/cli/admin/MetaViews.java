@@ -37,14 +37,19 @@ public final class MetaViews {
 
   /** The ranges table: one row per range with its latest stats. */
   public static Table rangesTable(List<RangeStatsProto> ranges, KeyFormat keys) {
-    Table t = new Table("RANGE", "SPAN", "GEN", "REPLICAS", "LEADER", "SIZE", "KEYS", "QPS");
+    Table t = new Table("RANGE", "SPAN", "GEN", "REPLICAS", "LEADER", "SIZE", "KEYS", "QPS", "STATE");
     for (RangeStatsProto r : ranges) {
       RangeDescriptorProto d = r.getRange();
       t.row("r" + d.getRangeId(), span(d, keys), d.getGeneration(), replicas(d),
           r.getLeaderNodeId().isEmpty() ? "-" : r.getLeaderNodeId(), Table.bytes(r.getBytes()), r.getKeys(),
-          qps(r.getReadQps() + r.getWriteQps()));
+          qps(r.getReadQps() + r.getWriteQps()), state(r));
     }
     return t;
+  }
+
+  /** {@code dormant} (groups closed until a request wakes it) or {@code awake}. */
+  public static String state(RangeStatsProto r) {
+    return r.getDormant() ? "dormant" : "awake";
   }
 
   public static String qps(double v) {
@@ -74,6 +79,7 @@ public final class MetaViews {
 
   public static Map<String, Object> rangeJson(RangeStatsProto r, KeyFormat keys) {
     Map<String, Object> m = descriptorJson(r.getRange(), keys);
+    m.put("state", state(r));
     m.put("leader", r.getLeaderNodeId().isEmpty() ? null : r.getLeaderNodeId());
     m.put("bytes", r.getBytes());
     m.put("keys", r.getKeys());
@@ -92,6 +98,7 @@ public final class MetaViews {
     m.put("metaLeader", metaLeader);
     m.put("replicas", n.getReplicaCount());
     m.put("leaders", n.getLeaderCount());
+    m.put("dormant", n.getDormantCount());
     m.put("bytes", n.getBytes());
     m.put("qps", n.getQps());
     m.put("lastHeartbeatMillis", n.getLastHeartbeatMillis());

@@ -33,7 +33,7 @@ public final class NodesCommand extends ClusterCommand {
       return;
     }
     long now = System.currentTimeMillis();
-    Table t = new Table("NODE", "ADDRESS", "ZONE", "STATE", "REPLICAS", "LEADERS", "SIZE", "QPS", "HEARTBEAT");
+    Table t = new Table("NODE", "ADDRESS", "ZONE", "STATE", "REPLICAS", "LEADERS", "DORMANT", "SIZE", "QPS", "HEARTBEAT");
     for (NodeRecord n : r.getNodesList()) {
       String state = (live.contains(n.getNodeId()) ? "live" : "dead")
           + (n.getNodeId().equals(r.getMetaLeaderNodeId()) ? ",meta-leader"
@@ -41,7 +41,7 @@ public final class NodesCommand extends ClusterCommand {
       String beat = n.getLastHeartbeatMillis() == 0 ? "never"
           : Math.max(0, (now - n.getLastHeartbeatMillis()) / 1000) + "s ago";
       t.row(n.getNodeId(), n.getAddress(), n.getZone().isEmpty() ? "-" : n.getZone(), state, n.getReplicaCount(),
-          n.getLeaderCount(), Table.bytes(n.getBytes()), MetaViews.qps(n.getQps()), beat);
+          n.getLeaderCount(), n.getDormantCount(), Table.bytes(n.getBytes()), MetaViews.qps(n.getQps()), beat);
     }
     t.print(out());
     out().println("-- " + r.getNodesCount() + " nodes, " + live.size() + " live, meta leader "

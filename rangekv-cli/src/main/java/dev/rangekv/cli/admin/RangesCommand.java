@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 
 /** {@code rangekv ranges}: the range map from the meta range, with each range's latest stats. */
 @Command(name = "ranges", mixinStandardHelpOptions = true,
-    description = "List ranges: id, span, generation, replicas, leader, size, keys, QPS (from the meta range);"
+    description = "List ranges: id, span, generation, replicas, leader, size, keys, QPS, state (awake or dormant;"
+        + " from the meta range);"
         + " ranges out of placement-rule conformance are marked with '!'.")
 public final class RangesCommand extends ClusterCommand {
   @Override
@@ -33,6 +34,7 @@ public final class RangesCommand extends ClusterCommand {
     }
     MetaViews.rangesTable(r.getRangesList(), keys()).print(out());
     long outOf = 0;
+    long dormant = r.getRangesList().stream().filter(RangeStatsProto::getDormant).count();
     for (RangeStatsProto s : r.getRangesList()) {
       if (!s.getPlacementViolations().isEmpty()) {
         out().println("! r" + s.getRange().getRangeId() + " out of placement conformance: " + s.getPlacementViolations());
@@ -40,6 +42,7 @@ public final class RangesCommand extends ClusterCommand {
       }
     }
     out().println("-- " + r.getRangesCount() + " ranges, map version " + r.getMapVersion()
+        + (dormant > 0 ? ", " + dormant + " dormant" : "")
         + (outOf > 0 ? ", " + outOf + " out of placement conformance (see 'rangekv why')" : ""));
   }
 }

@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * The demo's sizes and thresholds: small enough that ranges split within seconds on a busy 2-core box,
- * where the whole 4-node cluster in one JVM took ~400 writes/s (CPU-bound, README "Choosing keys"): 1 MiB ranges,
+ * where the whole 4-node cluster in one JVM took ~1,300 writes/s to one range and fewer spread
+ * (CPU-bound, README "Choosing keys"): 1 MiB ranges,
  * 512-byte event values, a load-split threshold well under one range's rate, one controller tick per
  * live line, short cooldowns; B = 8 buckets for the bucketed design (one per 2 ranges of a 4-node map).
  */

@@ -2,7 +2,7 @@ package dev.rangekv.cli.demo;
 
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.keydesign.HashBucketKeys;
-import dev.rangekv.core.keydesign.HotspotDemo;
+import dev.rangekv.sim.hotspot.HotspotDemo;
 import java.io.PrintWriter;
 import java.util.Locale;
 

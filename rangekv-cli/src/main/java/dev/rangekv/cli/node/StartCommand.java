@@ -84,6 +84,12 @@ public final class StartCommand implements Callable<Integer> {
   @Option(names = "--zone", defaultValue = "", paramLabel = "ZONE", description = "failure zone (replicas spread over zones)")
   String zone;
 
+  @Option(names = "--dormant-after", defaultValue = "60s", paramLabel = "DURATION",
+      converter = dev.rangekv.cli.format.DurationText.class,
+      description = "a range without requests for this long goes dormant (its Raft groups close, storage kept; the"
+          + " next request wakes it); 0 = never (default: ${DEFAULT-VALUE})")
+  Duration dormantAfter;
+
   @Option(names = "--certs-dir", paramLabel = "DIR", defaultValue = "${env:RANGEKV_CERTS_DIR}",
       description = "serve mutual TLS with DIR/ca.crt, DIR/node.crt and DIR/node.key (rangekv cert);"
           + " default: $RANGEKV_CERTS_DIR")
@@ -291,7 +297,8 @@ public final class StartCommand implements Callable<Integer> {
     if (http.port() == client.port() || http.port() == raft.port()) {
       throw usage("--http-addr port " + http.port() + " must differ from the client and raft ports");
     }
-    NodeConfig config = new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir, RaftTuning.defaults(),
+    NodeConfig config = new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir,
+        RaftTuning.defaults().withDormantAfter(dormantAfter == null ? RaftTuning.defaults().dormantAfter() : dormantAfter),
         StoreOptions.defaults(), meta).withHttp(HttpSettings.on(http.host(), http.port()));
     return nodeTls().map(config::withTls).orElse(config);
   }

@@ -1,14 +1,14 @@
 package dev.rangekv.cli.sim;
 
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.partition.Hash64;
-import dev.rangekv.core.partition.Node;
-import dev.rangekv.core.partition.Partitioner;
-import dev.rangekv.core.partition.PlacementSimulation;
-import dev.rangekv.core.partition.PlacementSimulation.Churn;
-import dev.rangekv.core.partition.RangeSimulation;
-import dev.rangekv.core.partition.Scheme;
-import dev.rangekv.core.partition.SkewSimulation;
+import dev.rangekv.sim.partition.Hash64;
+import dev.rangekv.sim.partition.Node;
+import dev.rangekv.sim.partition.Partitioner;
+import dev.rangekv.sim.partition.PlacementSimulation;
+import dev.rangekv.sim.partition.PlacementSimulation.Churn;
+import dev.rangekv.sim.partition.RangeSimulation;
+import dev.rangekv.sim.partition.Scheme;
+import dev.rangekv.sim.partition.SkewSimulation;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

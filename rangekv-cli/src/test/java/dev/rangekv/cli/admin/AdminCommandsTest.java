@@ -49,9 +49,9 @@ class AdminCommandsTest {
     CliRun r = run("ranges");
     assertThat(r.exit()).as(r.toString()).isZero();
     assertThat(r.out()).isEqualTo(
-        "RANGE  SPAN       GEN  REPLICAS  LEADER     SIZE  KEYS  QPS\n"
-            + "r1     [\"\", m)      3  n1,n2,n3  n1      3.0 MiB  1200  251\n"
-            + "r7     [m, +inf)    4  n2,n3,n4  n4        512 B     3  0.0\n"
+        "RANGE  SPAN       GEN  REPLICAS  LEADER     SIZE  KEYS  QPS  STATE\n"
+            + "r1     [\"\", m)      3  n1,n2,n3  n1      3.0 MiB  1200  251  awake\n"
+            + "r7     [m, +inf)    4  n2,n3,n4  n4        512 B     3  0.0  awake\n"
             + "-- 2 ranges, map version 9\n");
   }
 

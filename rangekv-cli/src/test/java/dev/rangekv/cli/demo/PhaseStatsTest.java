@@ -74,4 +74,22 @@ class PhaseStatsTest {
             "not asked", "not asked"))
         .contains("CPU was not the bound: 256 writes in flight were");
   }
+
+  @Test
+  void summary_saysTheCpuWasTheBound_whenPhaseOneAlreadyUsedTheMachine() {
+    PhaseStats a = new PhaseStats(Phase.BY_TIME);
+    a.tick(2.0, Map.of(9L, 2000L));
+    a.cpu(0.9, 2.0);
+    PhaseStats b = new PhaseStats(Phase.BY_ORDER);
+    b.tick(2.0, Map.of(1L, 500L, 2L, 500L));
+    b.cpu(0.95, 2.0);
+    StringWriter w = new StringWriter();
+    Summary.print(new PrintWriter(w), List.of(a, b), List.of(), new Summary.Setup(4, 256, 2.0, 2));
+    // 0.9 of 2 cores for 1,000 writes/s: 1.8 ms of CPU per write; 0.95 of 2 cores for 500/s: 3.8 ms
+    assertThat(w.toString())
+        .contains(String.format("%-25s  %-36s  %s", "CPU per write", "1.80 ms", "3.80 ms"))
+        .contains("What limits it: this machine's CPU, in every phase. Phase 1 already kept 90% of its 2 cores busy")
+        .contains("(1.80 ms in phase 1, 3.80 ms in phase 2:")
+        .contains("so phase 2 wrote 0.5x as fast");
+  }
 }

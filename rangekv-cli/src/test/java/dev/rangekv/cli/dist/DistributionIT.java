@@ -101,7 +101,7 @@ class DistributionIT {
     Run get = run("get", List.of("get", "greeting", "--cluster", cluster), STEP);
     assertThat(get.exit()).as(get.out()).isZero();
     assertThat(get.out()).isEqualTo("hello\n");
-    // the thin jar's first run made the class data sharing archive the later runs use
+    // the first successful KV command (the put) made the class data sharing archive the later runs use
     assertThat(home.resolve("lib/rangekv-thin.jsa")).exists();
   }
 

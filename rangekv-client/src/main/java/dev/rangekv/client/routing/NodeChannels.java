@@ -1,12 +1,17 @@
 package dev.rangekv.client.routing;
 
 import dev.rangekv.proto.KvServiceGrpc;
+import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeAdminServiceGrpc;
 import dev.rangekv.proto.tls.TlsFiles;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.stub.StreamObserver;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +24,8 @@ import java.util.function.BiConsumer;
 
 /**
  * One gRPC channel per node address, created on first use and shared by all calls. Thread-safe.
- * Channels reconnect by themselves after a node restarts; {@link #close()} shuts all of them down.
+ * Channels reconnect by themselves after a node restarts; {@link #close()} shuts all of them down,
+ * with their event loop threads.
  */
 public final class NodeChannels implements AutoCloseable {
   private final ConcurrentMap<String, ManagedChannel> channels = new ConcurrentHashMap<>();
@@ -31,6 +37,13 @@ public final class NodeChannels implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
+  /**
+   * This client's own network threads (daemons, started on first use), ended by {@link #close()}: a
+   * thread left waiting in native code (epoll) makes the JVM's exit wait ~300 ms for it, which a one-shot
+   * {@code rangekv get} paid on every run; gRPC's shared event loops end only a second after the last
+   * channel closes.
+   */
+  private final EventLoopGroup loops = new NioEventLoopGroup(0, new DefaultThreadFactory("rangekv-client-io", true));
   /** Empty: plaintext. */
   private final Optional<SslContext> tls;
   private volatile boolean closed;
@@ -79,12 +92,16 @@ public final class NodeChannels implements AutoCloseable {
     return NodeAdminServiceGrpc.newStub(channel(address));
   }
 
+  public MetaServiceGrpc.MetaServiceStub meta(String address) {
+    return MetaServiceGrpc.newStub(channel(address));
+  }
+
   private ManagedChannel channel(String address) {
     if (closed) {
       throw new IllegalStateException("client closed");
     }
     return channels.computeIfAbsent(address, a -> {
-      NettyChannelBuilder b = NettyChannelBuilder.forTarget(a);
+      NettyChannelBuilder b = NettyChannelBuilder.forTarget(a).eventLoopGroup(loops).channelType(NioSocketChannel.class);
       return (tls.isPresent() ? b.sslContext(tls.get()) : b.usePlaintext()).build();
     });
   }
@@ -121,13 +138,14 @@ public final class NodeChannels implements AutoCloseable {
     for (ManagedChannel c : channels.values()) {
       c.shutdownNow();
     }
-    for (ManagedChannel c : channels.values()) {
-      try {
+    try {
+      for (ManagedChannel c : channels.values()) {
         c.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
       }
+      // no quiet period: every channel has terminated, nothing more will be submitted to the loops
+      loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Fills the cache from the nodes themselves until a meta range exists: asks every seed and every node
+ * Fills the cache from the nodes themselves (the fallback when the meta range is unavailable or trails
+ * them, and the source of a cluster without one): asks every seed and every node
  * the cache already knows for {@code ListRanges}, in parallel, and merges whatever answers arrive
  * (the cache folds them by generation). Node addresses are learnt from the descriptors. Fails with
  * {@link UnavailableException} only when no node answers.
@@ -25,14 +26,21 @@ public final class NodeListRangeSource implements RangeSource {
   private final List<String> seeds;
   private final NodeChannels channels;
   private final Duration timeout;
+  private final RouteStats stats;
 
   public NodeListRangeSource(List<String> seeds, NodeChannels channels, Duration timeout) {
+    this(seeds, channels, timeout, new RouteStats());
+  }
+
+  /** As above, counting the RPCs it sends in {@code stats}. */
+  public NodeListRangeSource(List<String> seeds, NodeChannels channels, Duration timeout, RouteStats stats) {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("need at least one seed address");
     }
     this.seeds = List.copyOf(seeds);
     this.channels = channels;
     this.timeout = timeout;
+    this.stats = stats;
   }
 
   @Override
@@ -45,6 +53,7 @@ public final class NodeListRangeSource implements RangeSource {
           channels.admin(address).withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)::listRanges,
           ListRangesRequest.getDefaultInstance()));
     }
+    stats.nodeListCalls(calls.size());
     CompletableFuture<?>[] all = calls.toArray(new CompletableFuture<?>[0]);
     return CompletableFuture.allOf(all).handle((ignored, error) -> merge(targets, calls));
   }

@@ -1,24 +1,105 @@
 package dev.rangekv.client.routing;
 
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.core.rangemap.ScanPiece;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
- * The shell around {@link RouteTable}: one atomic reference swapped on every update, and at most one
- * refresh from the {@link RangeSource} in flight, which every concurrent miss shares. Thread-safe;
- * reads are a volatile load.
+ * The shell around {@link RouteTable}: one atomic reference swapped on every update; at most one whole
+ * refresh from the {@link RangeSource} in flight, and at most one lookup per missed span, which every
+ * concurrent miss on that span shares (as CockroachDB's range cache coalesces lookups). A lookup whose
+ * answer teaches the cache nothing about the span (the source trails the nodes) asks the source's
+ * {@linkplain RangeSource#fallback fallback} before giving up. Thread-safe; reads are a volatile load.
  */
 public final class RouteCache {
   private final RangeSource source;
+  private final RouteStats stats;
   private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
   private final AtomicReference<CompletableFuture<RouteTable>> inFlight = new AtomicReference<>();
+  /** Lookups in flight by the start of the span they refresh. */
+  private final ConcurrentMap<Key, CompletableFuture<RouteTable>> spans = new ConcurrentHashMap<>();
 
   public RouteCache(RangeSource source) {
+    this(source, new RouteStats());
+  }
+
+  /** A cache counting its lookups in {@code stats} (share it with the source to count RPCs too). */
+  public RouteCache(RangeSource source, RouteStats stats) {
     this.source = source;
+    this.stats = stats;
+  }
+
+  public RouteStats stats() {
+    return stats;
+  }
+
+  /**
+   * Refreshes the span {@code [start, end)} a call missed on (a placeholder, or a descriptor the nodes
+   * refused): joins the lookup of that span already running, else asks the source for the span and, if
+   * its answer changed nothing there, the source's fallback. Completes with the table after it, or
+   * exceptionally when the source (and fallback) failed.
+   */
+  public CompletableFuture<RouteTable> refresh(Key start, RangeEnd end) {
+    CompletableFuture<RouteTable> mine = new CompletableFuture<>();
+    CompletableFuture<RouteTable> running = spans.putIfAbsent(start, mine);
+    if (running != null) {
+      return running;
+    }
+    stats.lookup();
+    RouteTable before = table.get();
+    CompletableFuture<RangeSnapshot> fetched;
+    try {
+      fetched = source.lookup(start, end, before);
+    } catch (RuntimeException e) {
+      fetched = CompletableFuture.failedFuture(e);
+    }
+    fetched.thenCompose(snapshot -> {
+      RouteTable after = update(t -> t.withSnapshot(snapshot));
+      Optional<RangeSource> fallback = source.fallback();
+      if (fallback.isEmpty() || snapshot.fromFallback() || learnt(before, after, start, end)) {
+        return CompletableFuture.completedFuture(after);
+      }
+      stats.fallback();
+      return fallback.get().fetch(after).thenApply(s -> update(t -> t.withSnapshot(s)));
+    }).whenComplete((t, error) -> {
+      spans.remove(start, mine);
+      if (error != null) {
+        mine.completeExceptionally(error);
+      } else {
+        mine.complete(t);
+      }
+    });
+    return mine;
+  }
+
+  /** True when {@code after} routes some of {@code [start, end)} differently from {@code before}. */
+  static boolean learnt(RouteTable before, RouteTable after, Key start, RangeEnd end) {
+    List<ScanPiece> was = before.map().scanPlan(start, end);
+    List<ScanPiece> is = after.map().scanPlan(start, end);
+    if (!was.equals(is)) {
+      return true;
+    }
+    for (ScanPiece p : is) {
+      long id = p.range().rangeId();
+      if (!before.leader(id).equals(after.leader(id))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Folds descriptors pushed by a watch stream (generations decide, as for any source). */
+  public void learnSnapshot(RangeSnapshot snapshot) {
+    update(t -> t.withSnapshot(snapshot));
   }
 
   public RouteTable current() {
@@ -39,6 +120,7 @@ public final class RouteCache {
       if (!inFlight.compareAndSet(null, mine)) {
         continue;
       }
+      stats.lookup();
       CompletableFuture<RangeSnapshot> fetched;
       try {
         fetched = source.fetch(table.get());

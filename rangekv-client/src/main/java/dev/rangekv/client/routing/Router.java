@@ -219,7 +219,7 @@ public final class Router {
       }
       long backoff = d.backoffNanos();
       if (refresh || d.refreshCache()) {
-        cache.refresh().whenComplete((t, e) -> {
+        cache.refresh(range.start(), range.end()).whenComplete((t, e) -> {
           if (e != null) {
             c.refreshError = e;
           }

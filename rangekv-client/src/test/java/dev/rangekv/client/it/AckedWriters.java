@@ -112,8 +112,14 @@ final class AckedWriters implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     stop.set(true);
-    join();
+    try {
+      join();
+    } catch (InterruptedException e) {
+      // close() may not throw InterruptedException (javac's try lint): keep the flag, fail the test
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while stopping the writers", e);
+    }
   }
 }

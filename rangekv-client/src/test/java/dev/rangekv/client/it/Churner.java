@@ -155,8 +155,15 @@ final class Churner implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    thread.join();
-    mover.close();
+  public void close() {
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      // close() may not throw InterruptedException (javac's try lint): keep the flag, fail the test
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while stopping the churner", e);
+    } finally {
+      mover.close();
+    }
   }
 }

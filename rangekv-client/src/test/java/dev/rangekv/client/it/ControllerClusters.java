@@ -41,7 +41,7 @@ final class ControllerClusters {
     for (int i = 0; i < cluster.size(); i++) {
       seeds.add(cluster.config(i).clientAddress());
     }
-    RangeKvClient c = RangeKvClient.connect(seeds, ScanUnderChurnIntegrationTest.options());
+    RangeKvClient c = RangeKvClient.connect(seeds, ScanUnderChurnIT.options());
     TestCluster.awaitServing(c);
     return c;
   }

@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Reads the meta range of a {@link LocalCluster} the way an operator would: ranges with stats, events. */
 final class MetaProbe implements AutoCloseable {
@@ -85,17 +86,12 @@ final class MetaProbe implements AutoCloseable {
 
   /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-      }
-      try {
-        TimeUnit.MILLISECONDS.sleep(200); // the controller acts on its own ticks: nothing to await but state
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
+    try {
+      // the controller acts on its own ticks: nothing to await but state, polled every 200 ms
+      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
     }
   }
 

@@ -153,8 +153,10 @@ class RouterTest {
       ClientOptions options = ClientOptions.defaults().withTimeout(Duration.ofSeconds(1))
           .withRetry(new RetryPolicy(RetryPolicy.DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(10), Duration.ofMillis(50)));
       try (RangeKvClient client = RangeKvClient.connect(List.of(node.address()), options)) {
+        // the deadline ends it either between attempts (nothing in flight: a clean deadline) or during the
+        // last attempt, sent with a few ms left (its outcome unknown: ambiguous); which one is timing
         assertThatThrownBy(() -> client.put(Key.utf8("k"), "v".getBytes()))
-            .isInstanceOf(DeadlineExceededException.class);
+            .isInstanceOfAny(DeadlineExceededException.class, AmbiguousResultException.class);
       }
       // backoff of at least 5 ms a time: the 1 s deadline, not the cap, ended it
       assertThat(node.puts.size()).isGreaterThan(1).isLessThan(RetryPolicy.DEFAULT_MAX_ATTEMPTS);

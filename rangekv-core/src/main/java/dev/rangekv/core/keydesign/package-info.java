@@ -1,6 +1,6 @@
 /**
  * Key design: helpers that shape keys so writes spread over ranges (hash-bucket prefixes against the
- * monotonic-key hotspot) and the pure hotspot demonstration the CLI prints. Depends on {@code
- * core.key} and {@code core.rangemap}; nothing in core depends on it.
+ * monotonic-key hotspot). Depends on {@code core.key}; nothing in core depends on it. The offline
+ * demonstration of the hotspot lives in {@code rangekv-sim}.
  */
 package dev.rangekv.core.keydesign;

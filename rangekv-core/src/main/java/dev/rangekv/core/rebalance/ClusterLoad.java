@@ -1,5 +1,6 @@
 package dev.rangekv.core.rebalance;
 
+import dev.rangekv.core.policy.Move;
 import dev.rangekv.core.policy.RangeStats;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,11 @@ final class ClusterLoad {
   private final double[] mean = new double[4];
 
   ClusterLoad(List<String> liveNodes, List<RangeStats> ranges) {
+    this(liveNodes, ranges, List.of());
+  }
+
+  /** The load once {@code inFlight} has landed (see {@link #landInFlight}). */
+  ClusterLoad(List<String> liveNodes, List<RangeStats> ranges, List<Move> inFlight) {
     for (String n : liveNodes) {
       load.put(n, new double[4]);
     }
@@ -45,9 +51,46 @@ final class ClusterLoad {
         leader[LEADERS] += 1;
       }
     }
+    landInFlight(ranges, inFlight);
     for (double[] v : load.values()) {
       for (int d = 0; d < 4; d++) {
         mean[d] += v[d] / load.size();
+      }
+    }
+  }
+
+  /**
+   * Counts moves in flight as landed: a range's replica and bytes leave the source (when it still
+   * holds the range and is live) and reach the target (unless the descriptor lists it already). Without
+   * this, each tick of a multi-tick move saw the old imbalance and planned another move for it; the
+   * overshoot was then moved back (flapping). Leader load stays put: which replica takes over from a
+   * moved leader is the mover's choice, except for a lone replica, whose leadership goes with it.
+   */
+  private void landInFlight(List<RangeStats> ranges, List<Move> moves) {
+    Map<Long, RangeStats> byId = new HashMap<>();
+    ranges.forEach(r -> byId.put(r.rangeId(), r));
+    for (Move m : moves) {
+      RangeStats r = byId.get(m.rangeId());
+      if (r == null) {
+        continue;
+      }
+      List<String> replicas = r.range().replicas();
+      double[] to = load.get(m.toNode());
+      if (to != null && !replicas.contains(m.toNode())) {
+        to[REPLICAS] += 1;
+        to[BYTES] += r.bytes();
+      }
+      String from = m.fromNode().orElse("");
+      double[] source = load.get(from);
+      if (source != null && replicas.contains(from)) {
+        source[REPLICAS] -= 1;
+        source[BYTES] -= r.bytes();
+        if (replicas.size() == 1 && r.leaderNodeId().equals(from) && to != null) {
+          source[QPS] -= r.qps();
+          source[LEADERS] -= 1;
+          to[QPS] += r.qps();
+          to[LEADERS] += 1;
+        }
       }
     }
   }

@@ -36,6 +36,19 @@ public final class MetaVoterPolicy {
    * @param target how many voters the meta range should have (odd; at most the live nodes are used)
    */
   public static Optional<Change> next(List<String> voters, Map<String, String> live, int target) {
+    return next(voters, Optional.empty(), live, target);
+  }
+
+  /**
+   * Like {@link #next(List, Map, int)}, and once the voters are at their target and all live: when two
+   * share a zone while a live node offers a zone they do not cover, the one that does not lead is
+   * replaced by it (a voter replaced while its zone was down would otherwise keep the meta range from
+   * surviving the loss of the crowded zone). Without a known leader no live voter is replaced.
+   *
+   * @param leader the meta range's leader, never removed
+   */
+  public static Optional<Change> next(List<String> voters, Optional<String> leader, Map<String, String> live,
+      int target) {
     if (target < 1 || target % 2 == 0) {
       throw new IllegalArgumentException("target must be odd and >= 1, got " + target);
     }
@@ -68,7 +81,31 @@ public final class MetaVoterPolicy {
       return Optional.of(new Change(next, added, Optional.of(remove), Explanation.of("meta voter on a dead node")
           .with("voters", voters.size()).with("liveVoters", liveVoters.size()).with("target", target).build()));
     }
+    if (dead.isEmpty() && leader.isPresent()) {
+      return respread(voters, leader.get(), live, candidates, covered);
+    }
     return Optional.empty();
+  }
+
+  private static Optional<Change> respread(List<String> voters, String leader, Map<String, String> live,
+      List<String> candidates, Set<String> covered) {
+    Set<String> liveZones = new HashSet<>(live.values());
+    liveZones.remove("");
+    if (covered.size() >= Math.min(voters.size(), liveZones.size())) {
+      return Optional.empty();
+    }
+    Optional<String> added = candidates.stream().filter(c -> !live.get(c).isEmpty() && !covered.contains(live.get(c)))
+        .sorted().findFirst();
+    Optional<String> removed = voters.stream().filter(v -> !v.equals(leader) && !live.get(v).isEmpty()
+        && voters.stream().filter(w -> live.get(v).equals(live.get(w))).count() > 1).sorted().findFirst();
+    if (added.isEmpty() || removed.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> next = new ArrayList<>(voters);
+    next.set(next.indexOf(removed.get()), added.get());
+    return Optional.of(new Change(next, added.get(), removed, Explanation.of(
+            "meta voters share a zone while a live node offers one they do not cover")
+        .with("voterZones", covered.size()).with("liveZones", liveZones.size()).build()));
   }
 
   /** The candidate in a zone not covered yet (no zone counts as uncovered), then the smallest id. */

@@ -25,9 +25,14 @@ import java.util.Set;
  *
  * <p>First, the follow-up of a recent load or append split whose halves still share their nodes: one
  * half (the hotter one; for an append split the new tail) moves to the least loaded node, since a split
- * only helps once its halves live apart (seed 000). Then, while some node is out of tolerance, the
- * single move or leadership transfer touching such a node that lowers the load score most (see {@link
- * ClusterLoad}) is planned, until the budget runs out. Rules every action obeys: a range's replicas
+ * only helps once its halves live apart (seed 000). Then a range without a placement rule whose
+ * replicas share a zone while a live node offers an uncovered one moves a follower there (after a
+ * repair that ran while that zone was down). Then, while some node is out of tolerance, the single
+ * move or leadership transfer touching such a node that lowers the load score most (see {@link
+ * ClusterLoad}) is planned, until the budget runs out. The score counts moves in flight as landed (so
+ * a slow move is not planned twice and then undone), and a range with several replicas moves only
+ * followers (its leadership moves by transfer): the planner's model of the result is then exact, and
+ * a cluster whose load does not change reaches a fixed point. Rules every action obeys: a range's replicas
  * stay on distinct nodes, never span fewer zones than before, never go to a dead node or one whose
  * store would pass 95% of its capacity; ranges with a move in flight, a replica on a dead node, or in
  * {@code busy} are left alone; each range is touched at most once per tick. Under a placement rule, a
@@ -52,6 +57,7 @@ public final class RebalancePolicy {
     }
     Planner p = new Planner(s, config, live, busy);
     p.splitFollowUps(nowMillis);
+    p.spreadZones();
     p.greedy();
     return new RebalancePlan(p.moves, p.transfers, p.summary());
   }
@@ -86,7 +92,7 @@ public final class RebalancePolicy {
       for (NodeStats n : s.nodes()) {
         capacity.put(n.nodeId(), n.capacityBytes());
       }
-      this.load = new ClusterLoad(live, s.ranges());
+      this.load = new ClusterLoad(live, s.ranges(), s.movesInFlight());
       this.initialScore = load.score();
       Set<Long> moving = s.movingRangeIds();
       for (RangeStats r : s.ranges()) {
@@ -140,6 +146,60 @@ public final class RebalancePolicy {
       }
     }
 
+    /**
+     * Ranges without a placement rule whose replicas share a zone while a live node offers a zone they do
+     * not cover (a repair that ran while that zone was down) move a follower from the crowded zone there,
+     * to the target that lowers the load score most. Ranges under a rule are the placement policy's.
+     */
+    void spreadZones() {
+      int offered = Zones.distinct(live, zoneOf);
+      for (RangeStats r : eligibleOrder) {
+        if (moveBudget == 0) {
+          return;
+        }
+        List<String> replicas = r.range().replicas();
+        int spanned = Zones.distinct(replicas, zoneOf);
+        if (touched.contains(r.rangeId()) || rule(r).isPresent() || spanned >= Math.min(replicas.size(), offered)) {
+          continue;
+        }
+        String bestFrom = null;
+        String bestTo = null;
+        double bestDelta = Double.MAX_VALUE;
+        for (String a : replicas) {
+          if ((replicas.size() > 1 && a.equals(r.leaderNodeId())) || !sharesZone(a, replicas)) {
+            continue;
+          }
+          for (String b : live) {
+            if (allowed(r, a, b) && gainsZone(replicas, a, b)) {
+              double d = load.scoreDelta(a, b, delta(r, a));
+              if (d < bestDelta - EPSILON || (Math.abs(d - bestDelta) <= EPSILON && b.compareTo(bestTo) < 0)) {
+                bestDelta = d;
+                bestFrom = a;
+                bestTo = b;
+              }
+            }
+          }
+        }
+        if (bestFrom != null) {
+          record(r, bestFrom, bestTo, delta(r, bestFrom), Explanation.of(
+                  "rebalance: replicas share a zone while a live node offers one they do not cover")
+              .with("zones", spanned).with("zonesOffered", Math.min(replicas.size(), offered)).build());
+          touched.add(r.rangeId());
+        }
+      }
+    }
+
+    private boolean sharesZone(String a, List<String> replicas) {
+      String zone = zoneOf.getOrDefault(a, "");
+      return !zone.isEmpty() && replicas.stream().filter(n -> zone.equals(zoneOf.getOrDefault(n, ""))).count() > 1;
+    }
+
+    private boolean gainsZone(List<String> replicas, String a, String b) {
+      List<String> after = new ArrayList<>(replicas);
+      after.set(after.indexOf(a), b);
+      return Zones.distinct(after, zoneOf) > Zones.distinct(replicas, zoneOf);
+    }
+
     private boolean betterTarget(String b, String current) {
       int c = Double.compare(load.value(b, ClusterLoad.QPS), load.value(current, ClusterLoad.QPS));
       if (c == 0) {
@@ -169,6 +229,9 @@ public final class RebalancePolicy {
           List<String> replicas = r.range().replicas();
           if (moveBudget > 0) {
             for (String a : replicas) {
+              if (replicas.size() > 1 && a.equals(r.leaderNodeId())) {
+                continue; // leaders move by transfer: the mover picks the heir, this model would not know it
+              }
               for (String b : live) {
                 if ((off.contains(a) || off.contains(b)) && allowed(r, a, b)) {
                   double d = load.scoreDelta(a, b, delta(r, a));

@@ -62,6 +62,49 @@ class MetaVoterPolicyTest {
   }
 
   @Test
+  void votersSharingAZone_swapAFollowerForANodeInAnUncoveredZone() {
+    // n2 (zone b) was replaced by n4 (zone a) while b was down; b's node is back
+    Map<String, String> nodes = live("n1:a", "n2:b", "n3:c", "n4:a", "n5:a");
+    assertThat(MetaVoterPolicy.next(List.of("n1", "n4", "n3"), Optional.of("n1"), nodes, 3)).get().satisfies(ch -> {
+      assertThat(ch.voters()).containsExactly("n1", "n2", "n3");
+      assertThat(ch.removed()).contains("n4");
+      assertThat(ch.why().reason()).isEqualTo("meta voters share a zone while a live node offers one they do not cover");
+    });
+    assertThat(MetaVoterPolicy.next(List.of("n1", "n4", "n3"), Optional.of("n4"), nodes, 3)).get()
+        .satisfies(ch -> assertThat(ch.removed()).as("never the leader").contains("n1"));
+    assertThat(MetaVoterPolicy.next(List.of("n1", "n4", "n3"), Optional.empty(), nodes, 3)).isEmpty();
+    assertThat(MetaVoterPolicy.next(List.of("n1", "n2", "n3"), Optional.of("n1"), nodes, 3)).isEmpty();
+  }
+
+  @Test
+  void property_repeatedChangesOnStableLiveNodes_endWithVotersOverAsManyZonesAsOffered() {
+    Property.named("meta voters respread").cases(1000).sizes(1, 9).check(g -> {
+      Map<String, String> live = new LinkedHashMap<>();
+      int nodes = g.between(1, 9);
+      for (int i = 1; i <= nodes; i++) {
+        live.put("n" + i, "z" + g.nextInt(4));
+      }
+      List<String> voters = new ArrayList<>(List.of("n1"));
+      String leader = "n1";
+      for (int step = 0; ; step++) {
+        assertThat(step).as("changes before a fixed point").isLessThanOrEqualTo(2 * nodes + 2);
+        Optional<MetaVoterPolicy.Change> c = MetaVoterPolicy.next(voters, Optional.of(leader), live, 3);
+        if (c.isEmpty()) {
+          break;
+        }
+        assertThat(c.get().removed()).isNotEqualTo(Optional.of(leader));
+        voters = c.get().voters();
+      }
+      Set<String> zones = new HashSet<>(live.values());
+      Set<String> voterZones = new HashSet<>();
+      voters.forEach(v -> voterZones.add(live.get(v)));
+      assertThat(voterZones).as("voters %s over %s", voters, live)
+          .hasSize(Math.min(voters.size(), zones.size()));
+      assertThat(voters).contains(leader).hasSize(Math.min(3, nodes - (nodes % 2 == 0 && nodes < 3 ? 1 : 0)));
+    });
+  }
+
+  @Test
   void withoutALiveMajority_nothingIsChanged() {
     assertThat(MetaVoterPolicy.next(List.of("n1", "n2", "n3"), live("n1", "n4", "n5"), 3)).isEmpty();
   }

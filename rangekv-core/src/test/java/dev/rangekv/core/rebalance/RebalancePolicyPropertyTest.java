@@ -113,9 +113,15 @@ class RebalancePolicyPropertyTest {
         if (p.isEmpty()) {
           break;
         }
+        int deficit = RebalanceFixedPointPropertyTest.deficit(s, live);
         s = Simulator.apply(s, p.moves(), p.leaderTransfers());
         double next = new ClusterLoad(live, s.ranges()).score();
-        assertThat(next).as("score after step %d", steps).isLessThan(score);
+        if (RebalanceFixedPointPropertyTest.deficit(s, live) == deficit) { // restoring zone spread may cost score
+          assertThat(next).as("score after step %d", steps).isLessThan(score);
+        } else {
+          assertThat(RebalanceFixedPointPropertyTest.deficit(s, live)).as("zone deficit after step %d", steps)
+              .isLessThan(deficit);
+        }
         score = next;
         steps++;
         assertThat(steps).as("steps to converge").isLessThanOrEqualTo(bound);

@@ -52,6 +52,24 @@ class RebalancePolicyTest {
   }
 
   @Test
+  void aRangeRepairedWhileItsZoneWasDown_regainsTheZoneWhenANodeThereIsLive() {
+    // z1: n1, n4, n5; z2: n2; z3: n3. r1 was repaired onto n4 while n2 was dead; n2 is back.
+    List<NodeStats> ns = List.of(new NodeStats("n1", "z1", 0, NOW), new NodeStats("n2", "z2", 0, NOW),
+        new NodeStats("n3", "z3", 0, NOW), new NodeStats("n4", "z1", 0, NOW), new NodeStats("n5", "z1", 0, NOW));
+    List<RangeStats> rs = List.of(RangeStats.of(range(1, 0, -1, "n1", "n4", "n3"), 100, 10, "n1"));
+    RebalancePlan p = RebalancePolicy.plan(ClusterSnapshot.of(ns, rs), config, NOW);
+    assertThat(p.moves()).singleElement().satisfies(m -> {
+      assertThat(m.fromNode()).as("the follower of the crowded zone, not its leader").contains("n4");
+      assertThat(m.toNode()).isEqualTo("n2");
+      assertThat(m.why().reason()).isEqualTo("rebalance: replicas share a zone while a live node offers one they do"
+          + " not cover");
+    });
+    // while that move is in flight the range is left alone
+    ClusterSnapshot moving = new ClusterSnapshot(ns, rs, p.moves(), List.of());
+    assertThat(RebalancePolicy.plan(moving, config, NOW).moves()).isEmpty();
+  }
+
+  @Test
   void balancedCluster_isLeftAlone() {
     ClusterSnapshot s = ClusterSnapshot.of(nodes(NOW, "n1", "n2", "n3"), uniform(tiled(9, "n1", "n2", "n3"), 100, 10));
     RebalancePlan p = RebalancePolicy.plan(s, config, NOW);

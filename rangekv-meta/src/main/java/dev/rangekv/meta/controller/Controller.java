@@ -266,7 +266,11 @@ public final class Controller {
 
   private void send(OperatorQueue.Send s, MetaView view) {
     long rangeId = s.op().rangeId();
-    Optional<StepCalls.Sent> call = calls.send(s, view, Optional.ofNullable(leaderHints.get(rangeId)));
+    // a range reported dormant (or a merge's dormant right half) is woken before its step; so is any retry,
+    // in case the range fell asleep after its last report
+    boolean wake = s.attempt() > 0 || stats.isDormant(rangeId)
+        || (s.step() instanceof OpStep.Merge m && stats.isDormant(m.rightRangeId()));
+    Optional<StepCalls.Sent> call = calls.send(s, view, Optional.ofNullable(leaderHints.get(rangeId)), wake);
     if (call.isEmpty()) {
       queue.unsent(s.id(), s.index());
       return;

@@ -37,6 +37,7 @@ import dev.rangekv.proto.RemoveNodeResponse;
 import dev.rangekv.proto.RegisterNodeResponse;
 import dev.rangekv.proto.ReportDescriptorsRequest;
 import dev.rangekv.proto.ReportDescriptorsResponse;
+import dev.rangekv.proto.WatchRangesRequest;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
 import dev.rangekv.proto.ListPlacementRequest;
@@ -59,6 +60,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -70,28 +72,101 @@ import java.util.function.LongSupplier;
  * admin calls run through the {@link Controller} and answer when done. Never blocks a gRPC thread.
  */
 public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
+  /** The most ranges one Lookup answers (a client at connect asks for the whole map up to this). */
+  public static final int MAX_LOOKUP_RANGES = 4096;
   private final MetaGroup meta;
   private final Controller controller;
   private final LongSupplier clock;
+  private final RangeWatchers watchers;
 
+  /** A service whose {@code WatchRanges} pushes run on the calling thread (tests). */
   public MetaServiceImpl(MetaGroup meta, Controller controller, LongSupplier clock) {
+    this(meta, controller, clock, Runnable::run);
+  }
+
+  /**
+   * @param watchSends runs the sends to {@code WatchRanges} streams (never the Raft apply thread); call
+   *     {@link #mapChanged} after every applied meta entry
+   */
+  public MetaServiceImpl(MetaGroup meta, Controller controller, LongSupplier clock, Executor watchSends) {
     this.meta = meta;
     this.controller = controller;
     this.clock = clock;
+    this.watchers = new RangeWatchers(meta::view, this::leaderOf, watchSends);
   }
 
+  /** The meta range applied an entry: pushes map changes to watchers, or ends their streams off the leader. */
+  public void mapChanged() {
+    if (watchers.size() == 0) {
+      return;
+    }
+    if (meta.isLeader()) {
+      watchers.mapChanged();
+    } else {
+      watchers.closeAll(notLeader());
+    }
+  }
+
+  /** How many {@code WatchRanges} streams are open here. */
+  public int watchCount() {
+    return watchers.size();
+  }
+
+  /**
+   * The range holding the key, and with a limit the ranges after it in the asked span, each with the
+   * leader the heartbeats report: one call fills a client's cache for a span (or, from the empty key,
+   * for the whole map when it is small).
+   */
   @Override
   public void lookup(LookupRequest req, StreamObserver<LookupResponse> out) {
-    if (leading(out)) {
-      answer(out, LookupResponse.newBuilder().setRange(meta.view().lookup(req.getKey())).build());
+    if (!leading(out)) {
+      return;
     }
+    MetaView view = meta.view();
+    if (view.mapVersion() == 0 || view.ranges().isEmpty()) {
+      out.onError(RangeKvErrors.toStatusException(RangeKvErrors.unavailable("the meta range has no map yet", true)));
+      return;
+    }
+    int limit = Math.max(1, Math.min(req.getLimit(), MAX_LOOKUP_RANGES));
+    List<RangeDescriptorProto> span = view.span(req.getKey(), req.getEnd(), req.getEndInfinite(), limit + 1);
+    boolean more = span.size() > limit;
+    List<RangeDescriptorProto> answered = more ? span.subList(0, limit) : span;
+    LookupResponse.Builder b = LookupResponse.newBuilder().setRange(answered.get(0))
+        .addAllFollowing(answered.subList(1, answered.size())).setMapVersion(view.mapVersion()).setMore(more);
+    for (RangeDescriptorProto r : answered) {
+      String leader = leaderOf(r.getRangeId());
+      if (!leader.isEmpty()) {
+        b.putLeaderNodeIds(r.getRangeId(), leader);
+      }
+    }
+    answer(out, b.build());
   }
 
   @Override
   public void getMap(GetMapRequest req, StreamObserver<GetMapResponse> out) {
     if (leading(out)) {
-      answer(out, meta.view().changesSince(req.getSinceVersion()));
+      GetMapResponse changes = meta.view().changesSince(req.getSinceVersion());
+      GetMapResponse.Builder b = changes.toBuilder();
+      for (RangeDescriptorProto r : changes.getRangesList()) {
+        String leader = leaderOf(r.getRangeId());
+        if (!leader.isEmpty()) {
+          b.putLeaderNodeIds(r.getRangeId(), leader);
+        }
+      }
+      answer(out, b.build());
     }
+  }
+
+  /** Pushes map changes until this replica stops leading (the stream then ends with NOT_LEADER). */
+  @Override
+  public void watchRanges(WatchRangesRequest req, StreamObserver<GetMapResponse> out) {
+    if (leading(out)) {
+      watchers.add(req.getSinceVersion(), out);
+    }
+  }
+
+  private String leaderOf(long rangeId) {
+    return controller.stats().leaderReport(rangeId).map(StatsBook.LeaderReport::nodeId).orElse("");
   }
 
   @Override
@@ -378,6 +453,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     return controller.stats().leaderReport(d.getRangeId())
         .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
         .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d))
+        .setDormant(controller.stats().isDormant(d.getRangeId()))
         .setPlacementViolations(controller.placementViolations(d.getRangeId())).build();
   }
 

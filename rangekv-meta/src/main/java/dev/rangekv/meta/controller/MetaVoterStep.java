@@ -23,7 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Grows the meta range onto joined nodes and replaces voters on dead ones ({@link MetaVoterPolicy}):
+ * Grows the meta range onto joined nodes, replaces voters on dead ones and spreads voters that share a
+ * zone ({@link MetaVoterPolicy}):
  * asks the added node to start an empty meta replica (one non-blocking replica-service call), then
  * changes the group's voters through Raft (the new replica catches up from the leader's log or state).
  * Logged as a {@code "meta-voters"} event, or a {@code "failed"} one; one change runs at a time.
@@ -51,7 +52,7 @@ final class MetaVoterStep {
   Optional<MetaVoterPolicy.Change> due(List<NodeRecord> liveNodes) {
     Map<String, String> zones = liveNodes.stream()
         .collect(Collectors.toMap(NodeRecord::getNodeId, NodeRecord::getZone, (a, b) -> a));
-    return MetaVoterPolicy.next(meta.voterIds(), zones, TARGET_VOTERS);
+    return MetaVoterPolicy.next(meta.voterIds(), meta.leaderNodeId(), zones, TARGET_VOTERS);
   }
 
   /** Starts the change due now, unless one is running; returns at once. */

@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class StatsBook {
   private final Map<String, HeartbeatRequest> heartbeats = new ConcurrentHashMap<>();
   private final Map<Long, LeaderReport> leaders = new ConcurrentHashMap<>();
+  /** Ranges a replica reported dormant since their last leader report, with the reported generation. */
+  private final Map<Long, Long> dormant = new ConcurrentHashMap<>();
 
   /**
    * One range's latest stats as its leader reported them.
@@ -47,9 +49,17 @@ public final class StatsBook {
     }
     heartbeats.put(nodeId, heartbeat);
     for (RangeStatsProto r : heartbeat.getRangesList()) {
+      if (r.getDormant()) {
+        // closed groups: no leader to measure, so the planner leaves the range alone until it wakes
+        dormant.put(r.getRange().getRangeId(), r.getRange().getGeneration());
+        leaders.computeIfPresent(r.getRange().getRangeId(),
+            (id, old) -> old.generation() <= r.getRange().getGeneration() ? null : old);
+        continue;
+      }
       if (!r.getLeader()) {
         continue;
       }
+      dormant.remove(r.getRange().getRangeId());
       LeaderReport fresh = new LeaderReport(nodeId, r, nowMillis);
       leaders.merge(r.getRange().getRangeId(), fresh,
           (old, neu) -> neu.generation() >= old.generation() ? neu : old);
@@ -76,6 +86,11 @@ public final class StatsBook {
     return Optional.ofNullable(leaders.get(rangeId));
   }
 
+  /** True when a replica reported {@code rangeId} dormant after its last leader report. */
+  public boolean isDormant(long rangeId) {
+    return dormant.containsKey(rangeId);
+  }
+
   /**
    * Notes a leadership transfer the controller completed, so the next tick does not plan it again
    * before the new leader's heartbeat arrives.
@@ -88,6 +103,7 @@ public final class StatsBook {
   /** Drops the stats of ranges not in {@code liveRangeIds} (merged away), keeping the book bounded. */
   public void retainRanges(Set<Long> liveRangeIds) {
     leaders.keySet().retainAll(liveRangeIds);
+    dormant.keySet().retainAll(liveRangeIds);
   }
 
   /** Drops the heartbeats of nodes not in {@code nodeIds}. */
@@ -102,6 +118,7 @@ public final class StatsBook {
 
   /** Forgets everything (this node lost the meta leadership). */
   public void clear() {
+    dormant.clear();
     heartbeats.clear();
     leaders.clear();
   }

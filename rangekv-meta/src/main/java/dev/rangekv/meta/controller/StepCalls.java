@@ -14,9 +14,12 @@ import dev.rangekv.proto.SplitRangeRequest;
 import dev.rangekv.proto.TransferLeaderRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.proto.replica.WakeRangeRequest;
 import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -28,9 +31,12 @@ import java.util.function.Function;
  * Sends one operator step as one non-blocking node-admin call to the range's leader, as any peer would
  * (gRPC future stubs over the node's channels). The call's answer carries the descriptors the step
  * produced, which the controller reports to the meta range; whether the step finished is still judged
- * from the reports. Thread-safe (holds no state but its channels).
+ * from the reports. A step first wakes its range's replicas ({@code WakeRange}): a dormant range must reopen
+ * before it can split, move or merge. Thread-safe (holds no state but its channels).
  */
 final class StepCalls {
+  /** How long a step waits for a dormant range's replicas to reopen (a node's own wake gives up at 15 s). */
+  private static final long WAKE_DEADLINE_MILLIS = 15_000;
   private final Function<String, Channel> channels;
   private final StepTimeouts timeouts;
   private final long moveBytesPerSecond;
@@ -73,16 +79,53 @@ final class StepCalls {
   /**
    * Sends {@code send}'s step to the range's reported leader or, while none is reported (a split's new
    * half), to {@code hint} (the node that split it, or a NOT_LEADER answer's leader) or else its first
-   * replica; empty (nothing sent) when no such node has an address: the next pass tries again.
+   * replica; empty (nothing sent) when no such node has an address: the next pass tries again. With
+   * {@code wakeFirst} the range's replicas are woken ({@link #wake}) before the step's call.
    */
-  Optional<Sent> send(OperatorQueue.Send send, MetaView view, Optional<String> hint) {
+  Optional<Sent> send(OperatorQueue.Send send, MetaView view, Optional<String> hint, boolean wakeFirst) {
     var replicas = send.seen().descriptor().replicas();
     String leader = send.seen().leader();
     if (leader.isEmpty()) {
       leader = hint.filter(replicas::contains).orElse(replicas.isEmpty() ? "" : replicas.get(0));
     }
     String target = leader;
-    return sendTo(send, view, target).map(f -> new Sent(target, f));
+    if (address(view, target).isEmpty()) {
+      return Optional.empty();
+    }
+    // a dormant range has no leader to take the step: wake its replicas first (an awake one answers at once)
+    CompletableFuture<Void> woken = wakeFirst ? wake(send, view) : CompletableFuture.completedFuture(null);
+    CompletableFuture<Reply> reply = woken.thenCompose(v -> sendTo(send, view, target)
+        .orElseGet(() -> CompletableFuture.failedFuture(new CallFailedException("node " + target
+            + " has no address in the meta range", null))));
+    return Optional.of(new Sent(target, reply));
+  }
+
+  /**
+   * Asks each replica's node of the step's range (and of a merge's right range) to reopen the range if
+   * it is dormant ({@code WakeRange}); completes when all answered or failed, never exceptionally: a
+   * node that cannot answer leaves the step to find the leader among the others, or to fail and retry.
+   */
+  CompletableFuture<Void> wake(OperatorQueue.Send send, MetaView view) {
+    List<CompletableFuture<Void>> calls = new ArrayList<>();
+    wakeRange(send.seen().descriptor().rangeId(), send.seen().descriptor().replicas(), view, calls);
+    if (send.step() instanceof OpStep.Merge m) {
+      view.range(m.rightRangeId()).ifPresent(r -> wakeRange(m.rightRangeId(),
+          r.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getNodeId).toList(), view, calls));
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  private void wakeRange(long rangeId, List<String> replicas, MetaView view, List<CompletableFuture<Void>> calls) {
+    for (String nodeId : replicas) {
+      Optional<String> address = address(view, nodeId);
+      if (address.isEmpty()) {
+        continue;
+      }
+      ReplicaServiceGrpc.ReplicaServiceStub stub = ReplicaServiceGrpc.newStub(channels.apply(address.get()))
+          .withDeadlineAfter(WAKE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+      calls.add(call(stub::wakeRange, WakeRangeRequest.newBuilder().setRangeId(rangeId).build(),
+          r -> new Reply(List.of(), Optional.empty())).handle((r, err) -> null));
+    }
   }
 
   private Optional<CompletableFuture<Reply>> sendTo(OperatorQueue.Send send, MetaView view, String leader) {

@@ -199,6 +199,14 @@ public final class MetaState implements MetaView {
   }
 
   @Override
+  public List<RangeDescriptorProto> span(ByteString key, ByteString end, boolean endInfinite, int limit) {
+    if (table.isEmpty()) {
+      throw new IllegalStateException("the meta range map is empty: not bootstrapped yet");
+    }
+    return table.span(key, end, endInfinite, limit);
+  }
+
+  @Override
   public Optional<RangeDescriptorProto> range(long rangeId) {
     return table.byId(rangeId).map(RangeTable.Entry::range);
   }

@@ -77,6 +77,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final MetaLimits limits;
   private final Parameters raftParameters;
   private volatile MetaState state;
+  /** Told after every applied entry (e.g. to push map changes to watchers); must return quickly. */
+  private volatile Runnable onApplied = () -> {};
   /** Pairs {@link #state} with the last applied term-index for readers on other threads. */
   private final Object appliedLock = new Object();
   /** Runs leader-state fetches (rare: a follower behind the purged log); its thread starts on first use. */
@@ -103,6 +105,11 @@ public final class MetaStateMachine extends BaseStateMachine {
     this.limits = limits;
     this.raftParameters = raftParameters;
     this.state = MetaState.empty(limits);
+  }
+
+  /** Has {@code listener} run after every entry this replica applies (replacing the one set before). */
+  public void onApplied(Runnable listener) {
+    this.onApplied = listener;
   }
 
   /** The state applied so far on this replica. */
@@ -191,6 +198,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       state = next;
       updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
     }
+    onApplied.run();
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFromUtf8(skipped)));
   }
 

@@ -29,6 +29,25 @@ public interface MetaView {
   /** The range holding {@code key}: the greatest start {@code <=} key. */
   RangeDescriptorProto lookup(ByteString key);
 
+  /**
+   * The range holding {@code key}, then the ranges after it that start below {@code end} (any, when
+   * {@code endInfinite}), at most {@code limit} (at least one) in all, in key order.
+   */
+  default List<RangeDescriptorProto> span(ByteString key, ByteString end, boolean endInfinite, int limit) {
+    List<RangeDescriptorProto> all = ranges();
+    RangeDescriptorProto first = lookup(key);
+    List<RangeDescriptorProto> out = new java.util.ArrayList<>();
+    for (int i = all.indexOf(first); i >= 0 && i < all.size() && out.size() < Math.max(1, limit); i++) {
+      RangeDescriptorProto r = all.get(i);
+      if (!out.isEmpty() && !endInfinite
+          && ByteString.unsignedLexicographicalComparator().compare(r.getStart(), end) >= 0) {
+        break;
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
   Optional<RangeDescriptorProto> range(long rangeId);
 
   /** The changes since {@code sinceVersion}, or the whole map when that is 0 or too old. */

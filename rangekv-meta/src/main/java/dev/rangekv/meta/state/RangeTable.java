@@ -187,6 +187,22 @@ final class RangeTable {
     return entries.get(floor(entries, key));
   }
 
+  /**
+   * The entry holding {@code key} and the entries after it that start below {@code end} (when {@code
+   * endInfinite} is false), at most {@code limit} (at least one) in all, in key order.
+   */
+  List<RangeDescriptorProto> span(ByteString key, ByteString end, boolean endInfinite, int limit) {
+    List<RangeDescriptorProto> out = new ArrayList<>();
+    for (int i = floor(entries, key); i < entries.size() && out.size() < Math.max(1, limit); i++) {
+      RangeDescriptorProto r = entries.get(i).range();
+      if (!out.isEmpty() && !endInfinite && BYTES.compare(r.getStart(), end) >= 0) {
+        break;
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
   /** The real entry of {@code rangeId} if it has one, else its highest-generation remnant. */
   Optional<Entry> byId(long rangeId) {
     Integer i = bestById.get(rangeId);

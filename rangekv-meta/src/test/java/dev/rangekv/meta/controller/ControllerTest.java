@@ -125,8 +125,10 @@ class ControllerTest {
     assertThat(fullyRepaired(c, "n3")).isTrue();
     h.assertMapMatchesCluster();
     assertThat(callsStarting(c, "add")).isNotEmpty();
-    // every removal is of the dead node's replicas, except those closing a rebalancing move
-    assertThat(callsStarting(c, "remove")).filteredOn(s -> !s.endsWith(" n3")).hasSize(h.events("move").size());
+    // every removal is of the dead node's replicas, except those closing a rebalancing move off a live node
+    // (moves planned on the first tick, before n3 died, still land; one off n3 removes n3's replica)
+    assertThat(callsStarting(c, "remove")).filteredOn(s -> !s.endsWith(" n3"))
+        .hasSize((int) h.events("move").stream().filter(e -> !e.getDetail().contains(" n3 -> ")).count());
     assertThat(callsStarting(c, "remove")).filteredOn(s -> s.endsWith(" n3")).isNotEmpty();
     assertThat(h.events("node-dead")).singleElement()
         .satisfies(e -> assertThat(e.getDetail()).contains("n3"));

@@ -202,7 +202,8 @@ public final class MetaNode implements AutoCloseable {
     Controller controller = new Controller(group, channels::channel, config, StepTimeouts.DEFAULTS,
         moveBytesPerSecond, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
-    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis);
+    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
+    pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
     hosted = new Hosted(group, controller, loop, service.bindService());
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -46,6 +47,8 @@ public final class MoveClient implements AutoCloseable {
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   /** Where calls go: its own plaintext channels, or a node's shared (TLS) channels. */
   private final java.util.function.Function<String, ManagedChannel> channelOf;
+  /** Client addresses of a range's replicas in the local meta map; empty: unknown here. */
+  private final LongFunction<List<String>> replicasOf;
 
   /** A range's newest descriptor and its leader's node id and client address (empty when unknown). */
   public record Located(RangeDescriptorProto range, String leaderNodeId, String leaderAddress) {}
@@ -63,21 +66,48 @@ public final class MoveClient implements AutoCloseable {
     this.seeds = seeds;
     this.deadline = deadline;
     this.channelOf = address -> channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a).usePlaintext().build());
+    this.replicasOf = id -> List.of();
   }
 
   /** A node's client: calls go over {@code nodeChannels} (its TLS and cluster id; shared, not closed here). */
   public MoveClient(Supplier<List<String>> seeds, Duration deadline, NodeChannels nodeChannels) {
+    this(seeds, deadline, nodeChannels, id -> List.of());
+  }
+
+  /**
+   * The controller's client: {@code replicasOf} gives the client addresses of a range's replicas from
+   * the meta leader's own map (empty when it does not know the range), so a range is located by asking
+   * its replicas, not every node; all of {@code seeds} are asked only when its replicas do not know it.
+   */
+  public MoveClient(Supplier<List<String>> seeds, Duration deadline, NodeChannels nodeChannels,
+      LongFunction<List<String>> replicasOf) {
     this.seeds = seeds;
     this.deadline = deadline;
     this.channelOf = nodeChannels::channel;
+    this.replicasOf = replicasOf;
   }
 
-  /** The newest descriptor of {@code rangeId} any reachable node holds, and the leader it reports. */
+  /**
+   * The newest descriptor of {@code rangeId} and the leader its replicas report: asked of the replicas
+   * the local map names (the meta map may trail a move by a heartbeat, so their own account decides),
+   * and of every node only when none of those knows a leader.
+   */
   public Optional<Located> locate(long rangeId) {
+    List<String> replicas = replicasOf.apply(rangeId);
+    if (!replicas.isEmpty()) {
+      Optional<Located> found = locateOn(rangeId, replicas);
+      if (found.isPresent() && !found.get().leaderAddress().isEmpty()) {
+        return found;
+      }
+    }
+    return locateOn(rangeId, seeds.get());
+  }
+
+  private Optional<Located> locateOn(long rangeId, List<String> addresses) {
     RangeDescriptorProto newest = null;
     String leader = "";
     String leaderAddress = "";
-    for (String seed : seeds.get()) {
+    for (String seed : addresses) {
       ListRangesResponse r;
       try {
         r = admin(seed, Duration.ofSeconds(5)).listRanges(ListRangesRequest.getDefaultInstance());

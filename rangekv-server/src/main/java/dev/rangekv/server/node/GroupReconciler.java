@@ -1,6 +1,7 @@
 package dev.rangekv.server.node;
 
 import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
@@ -73,7 +74,8 @@ final class GroupReconciler {
       Set<RaftGroupId> running = new HashSet<>();
       server.getGroupIds().forEach(running::add);
       for (RangeLocalState s : store.allRangeStates()) {
-        if (!running.contains(RangeGroups.groupId(s.rangeId())) && s.descriptor().replicas().contains(nodeId)) {
+        if (!running.contains(RangeGroups.groupId(s.rangeId())) && s.descriptor().replicas().contains(nodeId)
+            && DormancyRecord.dormantAt(store, s.rangeId()).isEmpty()) {
           log.info("reconcile adds missing group rangeId={}", s.rangeId());
           ensureNow(s.rangeId(), 0);
         }
@@ -86,6 +88,9 @@ final class GroupReconciler {
   private void ensureNow(long rangeId, int attempt) {
     if (directory.isGivenUp(rangeId)) {
       return; // moved away or merged: its record is being deleted
+    }
+    if (DormancyRecord.dormantAt(store, rangeId).isPresent()) {
+      return; // dormant: closed on purpose, reopened by a wake
     }
     RaftGroupId groupId = RangeGroups.groupId(rangeId);
     for (RaftGroupId running : server.getGroupIds()) {

@@ -26,6 +26,8 @@ import org.apache.ratis.util.TimeDuration;
  * @param grpcWorkerThreads Netty worker threads of Ratis' gRPC server and client
  * @param unsafeFlush acknowledge Raft log appends before their fsync completes (benchmarks only:
  *     a crash of a majority can then lose acknowledged writes)
+ * @param dormantAfter how long a range goes without requests before it goes dormant (its groups close,
+ *     storage kept; the next request wakes it); zero: never
  */
 public record RaftTuning(
     Duration rpcTimeoutMin,
@@ -36,23 +38,40 @@ public record RaftTuning(
     long snapshotThreshold,
     Duration retryCacheExpiry,
     int grpcWorkerThreads,
-    boolean unsafeFlush) {
+    boolean unsafeFlush,
+    Duration dormantAfter) {
 
-  /** Production-leaning defaults: 1 s / 2 s timeouts, 300–600 ms first election. */
-  public static RaftTuning defaults() {
-    return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
-        Duration.ofMillis(600), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
+  public RaftTuning {
+    if (dormantAfter.isNegative()) {
+      throw new IllegalArgumentException("dormantAfter must not be negative: " + dormantAfter);
+    }
   }
 
-  /** Faster failover and first elections for in-JVM test clusters on loopback. */
+  /** Production-leaning defaults: 1 s / 2 s timeouts, 300–600 ms first election, dormant after 60 s idle. */
+  public static RaftTuning defaults() {
+    return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
+        Duration.ofMillis(600), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false,
+        Duration.ofMillis(dev.rangekv.core.dormancy.DormancyPolicy.DEFAULT_IDLE_MILLIS));
+  }
+
+  /**
+   * Faster failover and first elections for in-JVM test clusters on loopback; ranges never go dormant
+   * unless a test asks ({@link #withDormantAfter}).
+   */
   public static RaftTuning forTests() {
     return new RaftTuning(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(100),
-        Duration.ofMillis(250), (2 << 20) + (64 << 10), 10_000, Duration.ofSeconds(120), 2, false);
+        Duration.ofMillis(250), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false, Duration.ZERO);
   }
 
   public RaftTuning withUnsafeFlush(boolean unsafe) {
     return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
-        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe);
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe, dormantAfter);
+  }
+
+  /** Ranges go dormant after {@code idle} without requests; zero: never. */
+  public RaftTuning withDormantAfter(Duration idle) {
+    return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafeFlush, idle);
   }
 
   /** Ratis properties for a node with its Raft state under {@code raftDir}, listening on {@code port}. */

@@ -12,6 +12,11 @@ import dev.rangekv.server.meta.MetaRedirect;
 import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
+import dev.rangekv.core.dormancy.DormancyPolicy;
+import dev.rangekv.server.dormancy.DormancyTicker;
+import dev.rangekv.server.dormancy.DormantGroups;
+import dev.rangekv.server.dormancy.RangeWaker;
+import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.merge.MergeCoordinator;
@@ -84,6 +89,8 @@ public final class RangeKvNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RangeKvNode.class);
   /** How often stored range records are reconciled with running groups. */
   static final long RECONCILE_MILLIS = 5_000;
+  /** How often the node's dormancy loop looks at the ranges it leads. */
+  static final Duration DORMANCY_TICK = Duration.ofSeconds(1);
   /** KV handler threads: enough to keep both cores busy while one waits on a Raft monitor. */
   static final int KV_THREADS = 4;
 
@@ -104,6 +111,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final SpanCompactor compactor;
   private final MetaNode meta;
   private final RaftGateway gateway;
+  private final RangeWaker waker;
   private final HeartbeatBuilder heartbeats;
   /** Null when {@link HttpSettings#DISABLED}: no meters, no interceptor, no HTTP port. */
   private final NodeMetrics metrics;
@@ -144,6 +152,8 @@ public final class RangeKvNode implements AutoCloseable {
       }
       return directory.newReplica(rangeIdOf(groupId));
     };
+    // Ratis opens every group directory it finds: dormant ranges' directories are parked first
+    DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
     RaftServer.Builder builder = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(config.nodeId()))
         .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
@@ -186,6 +196,23 @@ public final class RangeKvNode implements AutoCloseable {
     SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
     ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
     MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+    ProposalBuffers proposals = new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults());
+    RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, raftServer,
+        new DormantGroups(raftServer, directory, config.dataDir().resolve("raft")), channels, gateway, groupExecutor,
+        System::currentTimeMillis);
+    this.waker = new RangeWaker(dormancyNode);
+    gateway.onDormant(rangeId -> {
+      if (DormancyRecord.dormantAt(store, rangeId).isEmpty() || directory.replicaRecord(rangeId).isEmpty()) {
+        return false;
+      }
+      waker.wake(rangeId, true);
+      return true;
+    });
+    DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
+        new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
+        config.tuning().rpcTimeoutMax().multipliedBy(2)));
+    directory.onDormancyApplied(dormancy::applied);
+    dormancy.start(DORMANCY_TICK);
     LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
     this.metrics = config.http().enabled() ? new NodeMetrics(config.nodeId(), store, new NodeMetrics.Source() {
       @Override
@@ -221,10 +248,11 @@ public final class RangeKvNode implements AutoCloseable {
     this.grpcServer = grpc
         .addService(grpcHealth.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(new KvServiceImpl(gateway, new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults()), limits, load,
-            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls()))
+        .addService(new KvServiceImpl(gateway, proposals, limits, load,
+            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake))
         .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store))
-        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica))
+        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
+            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null)))
         .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
         .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
         .intercept(new ClusterIdCheck(clusterId))

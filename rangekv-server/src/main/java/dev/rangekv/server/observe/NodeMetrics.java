@@ -98,9 +98,13 @@ public final class NodeMetrics implements AutoCloseable {
     return raft;
   }
 
-  /** The Prometheus text exposition of every meter. */
+  /**
+   * The Prometheus text exposition of every meter. Taken while the per-range rows hold still: Micrometer
+   * (through 1.17) replaces a MultiGauge's rows by removing and re-adding them, and a scrape in between
+   * printed one series twice (micrometer-metrics/micrometer#6851).
+   */
   public String scrape() {
-    return registry.scrape();
+    return ranges.whileRowsHoldStill(registry::scrape);
   }
 
   @Override

@@ -54,6 +54,11 @@ public final class RangeLoadGauges {
     keys.register(rows(led, r -> (double) r.getKeys()), true);
   }
 
+  /** Runs {@code read} while no {@link #update} replaces the rows (so a reader never sees a row twice). */
+  synchronized <T> T whileRowsHoldStill(java.util.function.Supplier<T> read) {
+    return read.get();
+  }
+
   private static List<MultiGauge.Row<?>> rows(List<RangeStatsProto> led,
                                               java.util.function.ToDoubleFunction<RangeStatsProto> f) {
     return led.stream()

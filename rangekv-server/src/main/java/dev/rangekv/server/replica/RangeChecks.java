@@ -52,6 +52,7 @@ public final class RangeChecks {
             : Optional.of("merge: " + right + " is not the right neighbour of " + d);
       }
       case WRITES -> Optional.empty();
+      case DORMANCY -> Optional.empty();
       case OP_NOT_SET -> Optional.of("empty command");
     };
   }

@@ -240,6 +240,7 @@ public final class RangeStateMachine extends BaseStateMachine {
     CommandResult result;
     SplitOutcome split = null;
     DescriptorChangeApplier.Outcome change = null;
+    dev.rangekv.proto.replica.DormancyCommand dormancy = null;
     List<CommandApplier.Span> deletedSpans = new java.util.ArrayList<>(0);
     try (WriteBatchBuilder batch = store.newBatch()) {
       Optional<String> refusal = cmd == null ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd, d);
@@ -252,6 +253,9 @@ public final class RangeStateMachine extends BaseStateMachine {
       } else if (DescriptorChangeApplier.handles(cmd)) {
         change = DescriptorChangeApplier.apply(store, d, cmd, term, index, batch);
         result = change.result().toBuilder().setRange(host.movedDescriptors(change.next()).get(0)).build();
+      } else if (cmd.hasDormancy()) {
+        result = DormancyRecord.apply(rangeId, cmd.getDormancy(), term, index, batch);
+        dormancy = cmd.getDormancy();
       } else if (cmd.hasSplit()) {
         split = SplitApplier.apply(store, d, cmd.getSplit(), term, index, batch);
         result = split.result();
@@ -285,6 +289,10 @@ public final class RangeStateMachine extends BaseStateMachine {
           rangeId, change.kind(), change.next(), frozenFor, index);
     }
     updateLastAppliedTermIndex(term, index);
+    if (dormancy != null) {
+      log.info("range dormancy applied rangeId={} dormant={} index={}", rangeId, dormancy.getDormant(), index);
+      host.dormancyApplied(rangeId, dormancy.getDormant(), index);
+    }
     return result;
   }
 

@@ -65,6 +65,24 @@ public final class ReplicaDirectory implements ReplicaHost {
     applyTimes.accept(nanos);
   }
 
+  private volatile DormancyListener dormancyApplied = (rangeId, dormant, index) -> {};
+
+  /** What the node does when a replica applied a dormancy entry. */
+  @FunctionalInterface
+  public interface DormancyListener {
+    void applied(long rangeId, boolean dormant, long index);
+  }
+
+  /** Where applied dormancy entries are reported (the node's dormancy shell closes the group). */
+  public void onDormancyApplied(DormancyListener action) {
+    this.dormancyApplied = action;
+  }
+
+  @Override
+  public void dormancyApplied(long rangeId, boolean dormant, long index) {
+    dormancyApplied.applied(rangeId, dormant, index);
+  }
+
   /** Where split children go to get their Raft group created (set once the Raft server exists). */
   public void onChildRecorded(LongConsumer action) {
     this.childRecorded = action;

@@ -42,6 +42,12 @@ public interface ReplicaHost {
    */
   default void spanDeleted(Key lo, RangeEnd hi) {}
 
+  /**
+   * A dormancy entry was applied at {@code index} (durably): when {@code dormant}, the host closes this
+   * replica's group soon, off the apply thread, keeping its storage.
+   */
+  default void dormancyApplied(long rangeId, boolean dormant, long index) {}
+
   /** A Raft entry was applied in {@code nanos} (for the node's apply latency meter). */
   default void applied(long nanos) {}
 }

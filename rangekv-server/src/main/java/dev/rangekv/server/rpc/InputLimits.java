@@ -17,10 +17,25 @@ import java.util.Optional;
  * {@code write_id}).
  */
 public record InputLimits(int maxKeyBytes, int maxValueBytes, int maxRequestBytes) {
-  /** 8 KiB keys, 1 MiB values, 2 MiB requests. */
+  /**
+   * 8 KiB keys, 1 MiB values, requests of 1 MiB + 64 KiB (one largest value with its key and header).
+   * The request limit bounds the largest Raft entry, and with it the direct write buffer every awake
+   * range's group allocates ({@link #LARGEST_ENTRY_BYTES}).
+   */
   public static InputLimits defaults() {
-    return new InputLimits(8 << 10, 1 << 20, 2 << 20);
+    return new InputLimits(8 << 10, 1 << 20, DEFAULT_MAX_REQUEST_BYTES);
   }
+
+  /** The default request limit. */
+  public static final int DEFAULT_MAX_REQUEST_BYTES = (1 << 20) + (64 << 10);
+
+  /**
+   * The largest Raft entry a range proposes with the default limits: the proposal buffer puts at most
+   * 1 MiB of writes into one entry unless a single write is larger (it then goes alone), so an entry is
+   * at most one request plus the command's framing (a few bytes per grouped write, at most 256 writes),
+   * well under 64 KiB.
+   */
+  public static final int LARGEST_ENTRY_BYTES = DEFAULT_MAX_REQUEST_BYTES + (64 << 10);
 
   Optional<RangeKvError> request(MessageLite request) {
     int size = request.getSerializedSize();

@@ -59,8 +59,19 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
   private final InputLimits limits;
   private final LoadRecorder load;
 
+  /** Completes when a range is awake on this node (at once unless it is dormant here); never fails. */
+  private final java.util.function.LongFunction<CompletableFuture<Void>> awake;
+
   public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
       java.util.concurrent.Executor handlers, CallStream.Meter streamMeter) {
+    this(gateway, proposals, limits, load, handlers, streamMeter, rangeId -> CompletableFuture.completedFuture(null));
+  }
+
+  /** As above, with {@code awake} waking a dormant range before its requests run (clients see latency only). */
+  public KvServiceImpl(RaftGateway gateway, ProposalBuffers proposals, InputLimits limits, LoadRecorder load,
+      java.util.concurrent.Executor handlers, CallStream.Meter streamMeter,
+      java.util.function.LongFunction<CompletableFuture<Void>> awake) {
+    this.awake = awake;
     this.handlers = handlers;
     this.streamMeter = streamMeter;
     this.gateway = gateway;
@@ -160,7 +171,7 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
         .addAllMutations(mutations)
         .build();
     load.beforeWrite(header.getRangeId());
-    complete(out, proposals.write(write)
+    complete(out, awake.apply(header.getRangeId()).thenCompose(v -> proposals.write(write))
         .thenApply(CommandResult::getBatch)
         .thenApply(r -> {
           load.recordWrite(header.getRangeId(), mutations, r.getSucceeded());
@@ -176,7 +187,8 @@ public final class KvServiceImpl extends KvServiceGrpc.KvServiceImplBase {
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;
     }
-    complete(out, gateway.read(query.build()).thenApply(reply).thenApply(r -> {
+    RangeQuery q = query.build();
+    complete(out, awake.apply(q.getHeader().getRangeId()).thenCompose(v -> gateway.read(q)).thenApply(reply).thenApply(r -> {
       served.accept(r);
       return r;
     }));

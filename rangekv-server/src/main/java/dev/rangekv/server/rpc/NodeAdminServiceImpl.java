@@ -174,6 +174,14 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
       }
       b.addReplicas(s);
     }
+    for (dev.rangekv.storage.RangeLocalState s : store.allRangeStates()) {
+      if (directory.replica(s.rangeId()).isEmpty() && s.descriptor().replicas().contains(nodeId)
+          && dev.rangekv.server.replica.DormancyRecord.dormantAt(store, s.rangeId()).isPresent()) {
+        directory.replicaRecord(s.rangeId()); // learns the replicas' addresses (no group registered them)
+        b.addReplicas(ReplicaStatus.newBuilder().setRange(directory.toProto(s.descriptor())).setDormant(true)
+            .setAppliedIndex(s.appliedIndex()));
+      }
+    }
     out.onNext(b.build());
     out.onCompleted();
   }

@@ -46,6 +46,17 @@ public final class ProposalBuffers {
     this.limits = limits;
   }
 
+  /** True when no write of {@code rangeId} waits or is in flight here (a dormancy precondition). */
+  public boolean idle(long rangeId) {
+    Buffer buffer = buffers.get(rangeId);
+    if (buffer == null) {
+      return true;
+    }
+    synchronized (buffer) {
+      return buffer.queue.isIdle();
+    }
+  }
+
   /** A client write waiting for its entry. */
   private record Pending(BatchRequest write, CompletableFuture<CommandResult> result) {}
 

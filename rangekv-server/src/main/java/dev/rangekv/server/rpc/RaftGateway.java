@@ -133,13 +133,32 @@ public final class RaftGateway {
     transfers.put(rangeId, target);
   }
 
+  /** True while this node hands the leadership of {@code rangeId} to another node. */
+  public boolean transferring(long rangeId) {
+    return transfers.containsKey(rangeId);
+  }
+
   /** Ends what {@link #transferStarted} recorded. */
   public void transferEnded(long rangeId) {
     transfers.remove(rangeId);
   }
 
+  private volatile java.util.function.LongPredicate wakeIfDormant = rangeId -> false;
+
+  /**
+   * How to start waking a range this node holds dormant: returns true when it was dormant here and a
+   * wake started. Requests that reach a dormant range without waiting for its wake then get a
+   * retryable UNAVAILABLE instead of RANGE_NOT_FOUND.
+   */
+  public void onDormant(java.util.function.LongPredicate wakeIfDormant) {
+    this.wakeIfDormant = wakeIfDormant;
+  }
+
   /** Empty when this node holds {@code rangeId} and its division believes it leads. */
   public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
+    if (directory.replica(rangeId).isEmpty() && wakeIfDormant.test(rangeId)) {
+      return Optional.of(RangeKvErrors.unavailable("range " + rangeId + " is dormant and waking", true));
+    }
     if (directory.replica(rangeId).isEmpty()) {
       List<dev.rangekv.proto.RangeDescriptorProto> current = directory.successorsOf(rangeId);
       return Optional.of(current.isEmpty()

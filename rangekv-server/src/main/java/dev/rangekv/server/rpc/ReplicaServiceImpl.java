@@ -43,6 +43,22 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
     void prepare(List<RaftReplica> voters) throws IOException;
   }
 
+  private volatile java.util.function.LongFunction<CompletableFuture<Boolean>> wakes =
+      rangeId -> CompletableFuture.completedFuture(false);
+
+  /** How {@code WakeRange} reopens a dormant replica here: completes with whether it reopened one. */
+  public ReplicaServiceImpl onWake(java.util.function.LongFunction<CompletableFuture<Boolean>> wakes) {
+    this.wakes = wakes;
+    return this;
+  }
+
+  @Override
+  public void wakeRange(dev.rangekv.proto.replica.WakeRangeRequest request,
+      StreamObserver<dev.rangekv.proto.replica.WakeRangeResponse> out) {
+    KvServiceImpl.complete(out, wakes.apply(request.getRangeId())
+        .thenApply(woke -> dev.rangekv.proto.replica.WakeRangeResponse.newBuilder().setWoke(woke).build()));
+  }
+
   public ReplicaServiceImpl(LocalReplicas local, SpanSource source, RaftGateway gateway, Executor executor,
       MetaReplicas metaReplicas) {
     this.local = local;

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Builds this node's {@link HeartbeatRequest}: its record, and one {@link RangeStatsProto} per replica
  * it holds. A range it leads carries the load drained from the {@link LoadRecorder} (so each build ends
  * the recorder's interval), approximate bytes and keys from the store, and the append signal; a range
- * it follows carries its descriptor and who leads. Each build costs a size estimate per led range (no
+ * it follows carries its descriptor and who leads; a range it holds dormant carries its descriptor and
+ * {@code dormant}. Each build costs a size estimate per led range (no
  * scans). Thread-safe (builds are serialised).
  */
 public final class HeartbeatBuilder {
@@ -107,6 +108,7 @@ public final class HeartbeatBuilder {
       }
       hb.addRanges(r);
     }
+    int dormant = addDormant(hb);
     hb.setNode(NodeRecord.newBuilder()
         .setNodeId(self.nodeId())
         .setAddress(self.address())
@@ -117,9 +119,25 @@ public final class HeartbeatBuilder {
         .setCapacityBytes(capacity())
         .setReplicaCount(hb.getRangesCount())
         .setLeaderCount(leaders)
+        .setDormantCount(dormant)
         .setBytes(bytes)
         .setQps(qps));
     return hb.build();
+  }
+
+  /** Adds the ranges this node holds dormant (closed groups: no leader, no load); returns how many. */
+  private int addDormant(HeartbeatRequest.Builder hb) {
+    int n = 0;
+    for (dev.rangekv.storage.RangeLocalState s : store.allRangeStates()) {
+      if (directory.replica(s.rangeId()).isPresent() || !s.descriptor().replicas().contains(self.nodeId())
+          || dev.rangekv.server.replica.DormancyRecord.dormantAt(store, s.rangeId()).isEmpty()) {
+        continue;
+      }
+      directory.replicaRecord(s.rangeId()); // learns the replicas' addresses (no group registered them)
+      hb.addRanges(RangeStatsProto.newBuilder().setRange(directory.toProto(s.descriptor())).setDormant(true));
+      n++;
+    }
+    return n;
   }
 
   private void measure(RangeStatsProto.Builder r, RangeDescriptor d, LoadInterval load) {

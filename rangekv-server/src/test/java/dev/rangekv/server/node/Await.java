@@ -1,24 +1,21 @@
 package dev.rangekv.server.node;
 
 import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import java.util.function.BooleanSupplier;
 
-/** Bounded polling for test conditions (no fixed sleeps). */
+/** Bounded polling for test conditions (no fixed sleeps), through Awaitility. */
 final class Await {
   private Await() {}
 
   static void until(Duration timeout, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
+    try {
+      // polled in the calling thread, as the conditions read test state that is not thread-safe
+      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("timed out after " + timeout + " waiting for " + what, e);
     }
   }
 

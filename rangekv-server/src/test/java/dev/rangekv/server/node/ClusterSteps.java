@@ -16,7 +16,7 @@ final class ClusterSteps {
 
   /** A mover that reaches {@code cluster} through all its nodes, each call bounded by {@code timeout}. */
   static MoveClient mover(LocalCluster cluster, Duration timeout) {
-    return new MoveClient(MoveIntegrationTest.seeds(cluster), timeout);
+    return new MoveClient(MoveIT.seeds(cluster), timeout);
   }
 
   /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */

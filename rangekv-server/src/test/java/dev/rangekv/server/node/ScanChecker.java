@@ -75,9 +75,16 @@ final class ScanChecker implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     stop.set(true);
-    thread.join(60_000);
-    router.close();
+    try {
+      thread.join(60_000);
+    } catch (InterruptedException e) {
+      // close() may not throw InterruptedException (javac's try lint): keep the flag, fail the test
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while stopping the scan checker", e);
+    } finally {
+      router.close();
+    }
   }
 }

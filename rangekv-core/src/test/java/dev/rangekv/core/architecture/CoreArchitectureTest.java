@@ -1,0 +1,55 @@
+package dev.rangekv.core.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.rangekv.core.placement.PlacementRules;
+import dev.rangekv.core.policy.ClusterSnapshot;
+
+/**
+ * DESIGN.md's rules for {@code rangekv-core}, executable (issue 17 §3): the JDK only, no threads, no
+ * clocks, no sockets or files, no RocksDB; and packages that depend on each other one way.
+ */
+@AnalyzeClasses(packages = "dev.rangekv.core", importOptions = ImportOption.DoNotIncludeTests.class)
+class CoreArchitectureTest {
+
+  @ArchTest
+  static final ArchRule dependsOnTheJdkOnly = classes().that().resideInAPackage("dev.rangekv.core..")
+      .should().onlyDependOnClassesThat().resideInAnyPackage("dev.rangekv.core..", "java..")
+      .because("core is pure logic that every other module can call (DESIGN.md, modules)");
+
+  @ArchTest
+  static final ArchRule startsNoThreads = noClasses().that().resideInAPackage("dev.rangekv.core..")
+      .should().dependOnClassesThat().resideInAPackage("java.util.concurrent..")
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(Thread.class.getName())
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(java.util.Timer.class.getName())
+      .because("decisions are single-threaded; the shells own the threads (STYLE.md, concurrency)");
+
+  @ArchTest
+  static final ArchRule readsNoClock = noClasses().that().resideInAPackage("dev.rangekv.core..")
+      .should().callMethod(System.class, "currentTimeMillis")
+      .orShould().callMethod(System.class, "nanoTime")
+      .orShould().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+          com.tngtech.archunit.base.DescribedPredicate.describe("now() of a java.time type",
+              t -> t.getName().equals("now") && t.getOwner().getPackageName().equals("java.time"))))
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(java.time.Clock.class.getName())
+      .because("core takes the time as a value; a clock in a decision makes tests timing-dependent");
+
+  @ArchTest
+  static final ArchRule doesNoIo = noClasses().that().resideInAPackage("dev.rangekv.core..")
+      .should().dependOnClassesThat().resideInAnyPackage("java.net..", "java.nio.channels..", "java.nio.file..",
+          "org.rocksdb..", "io.grpc..", "org.apache.ratis..")
+      .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.File.*")
+      .because("core does no I/O: sockets, files and RocksDB belong to server and storage");
+
+  @ArchTest
+  static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles()
+      // Known cycle, ignored until issue 17 §3 lands ("core.policy holds the controller's inputs, not
+      // policies"): the snapshot in core.policy carries core.placement's rules, which plan with policy types.
+      .ignoreDependency(ClusterSnapshot.class, PlacementRules.class);
+}

@@ -1,0 +1,92 @@
+package dev.rangekv.core.dormancy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rangekv.testkit.Gen;
+import dev.rangekv.testkit.Property;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DormancyPolicyPropertyTest {
+
+  /**
+   * A random history of one range: its leader took over at time 0, then requests came at {@code
+   * requests}; and the leader's view at the decision, at {@code now}.
+   */
+  private record Case(long idleMillis, List<Long> requests, long now, int replicas, int caughtUp, boolean frozen,
+      boolean inFlight, boolean ready) {
+    RangeActivity activity() {
+      long last = requests.stream().mapToLong(Long::longValue).max().orElse(0);
+      return new RangeActivity(last, replicas, caughtUp, frozen, inFlight, ready);
+    }
+
+    /** The model: brute force over every request, not just the last one. */
+    boolean modelSleeps() {
+      if (idleMillis == 0 || !ready || inFlight || frozen || caughtUp < replicas - 1) {
+        return false;
+      }
+      if (now < idleMillis) {
+        return false; // led since 0: a new leader waits the idle period too
+      }
+      for (long t : requests) {
+        if (now - t < idleMillis) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static Case randomCase(Gen gen) {
+    long idle = gen.chance(0.1) ? 0 : gen.between(1, 100);
+    List<Long> requests = new ArrayList<>();
+    int n = gen.between(0, gen.size());
+    long t = 0;
+    for (int i = 0; i < n; i++) {
+      t += gen.between(0, 40);
+      requests.add(t);
+    }
+    long now = t + gen.between(0, 150);
+    int replicas = gen.between(1, 5);
+    int caughtUp = gen.chance(0.7) ? replicas - 1 : gen.between(0, replicas - 1);
+    return new Case(idle, requests, now, replicas, caughtUp, gen.chance(0.1), gen.chance(0.1), gen.chance(0.9));
+  }
+
+  @Test
+  void decide_matchesTheBruteForceModel() {
+    Property.named("dormancy decision = model").cases(2000).sizes(0, 30).check(gen -> {
+      Case c = randomCase(gen);
+      DormancyPolicy.Verdict v = new DormancyPolicy(c.idleMillis()).decide(c.activity(), c.now());
+      assertThat(v.sleep()).as("%s -> %s", c, v).isEqualTo(c.modelSleeps());
+      assertThat(v.reason()).isNotEmpty();
+    });
+  }
+
+  @Test
+  void aSleepingVerdict_holdsLaterWhileNothingHappens() {
+    Property.named("sleep is stable without requests").cases(1000).sizes(0, 30).check(gen -> {
+      Case c = randomCase(gen);
+      DormancyPolicy policy = new DormancyPolicy(c.idleMillis());
+      long later = c.now() + gen.between(0, 1000);
+      if (policy.decide(c.activity(), c.now()).sleep()) {
+        assertThat(policy.decide(c.activity(), later).sleep()).as("%s at %d", c, later).isTrue();
+      }
+    });
+  }
+
+  @Test
+  void aRequestWithinTheIdlePeriod_keepsTheRangeAwake() {
+    Property.named("a recent request keeps it awake").cases(1000).sizes(1, 30).check(gen -> {
+      Case c = randomCase(gen);
+      if (c.idleMillis() == 0) {
+        return;
+      }
+      long request = c.now() - gen.between(0, (int) c.idleMillis() - 1);
+      RangeActivity a = c.activity();
+      RangeActivity touched = new RangeActivity(Math.max(a.lastRequestMillis(), request), a.replicas(),
+          a.followersCaughtUp(), a.frozen(), a.operationInFlight(), a.leaderReady());
+      assertThat(new DormancyPolicy(c.idleMillis()).decide(touched, c.now()).sleep()).as("%s", c).isFalse();
+    });
+  }
+}

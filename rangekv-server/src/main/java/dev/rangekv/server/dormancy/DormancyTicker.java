@@ -1,0 +1,227 @@
+package dev.rangekv.server.dormancy;
+
+import dev.rangekv.core.dormancy.DormancyPolicy;
+import dev.rangekv.core.dormancy.RangeActivity;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.replica.DormancyCommand;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.proto.replica.WakeRangeRequest;
+import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.rpc.ProposalBuffers;
+import dev.rangekv.server.rpc.RaftGateway;
+import dev.rangekv.storage.NodeStore;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.server.RaftConfiguration;
+import org.apache.ratis.server.RaftServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's dormancy loop, on its group thread. Each tick, for every range this node leads: asks the
+ * {@link DormancyPolicy} and proposes the dormancy entry when the range has idled long enough; records
+ * the wake of a range still marked dormant; and asks the node of a follower that stopped answering to
+ * reopen its replica (a replica closed while the range was awake, e.g. one restarted during dormancy,
+ * would otherwise stay closed). When a dormancy entry applies, the replica's group is closed a little
+ * later (the leader waits a heartbeat interval so the followers learn the commit), unless anything
+ * happened to the range after the entry.
+ */
+public final class DormancyTicker {
+  private static final Logger log = LoggerFactory.getLogger(DormancyTicker.class);
+  /** How often a silent follower's node is asked to wake its replica. */
+  private static final long FOLLOWER_WAKE_EVERY_MILLIS = 5_000;
+
+  private final NodeStore store;
+  private final ReplicaDirectory directory;
+  private final RaftServer server;
+  private final DormantGroups groups;
+  private final RangeWaker waker;
+  private final RaftGateway gateway;
+  private final ProposalBuffers proposals;
+  private final NodeChannels channels;
+  private final ScheduledExecutorService groupThread;
+  private final LongSupplier clockMillis;
+  private final DormancyPolicy policy;
+  private final Duration heartbeat;
+  private final Duration silentFollower;
+  private final Set<Long> proposing = ConcurrentHashMap.newKeySet();
+  /** When this node first saw itself lead each range: a new leader waits the idle period too. */
+  private final Map<Long, Long> ledSince = new ConcurrentHashMap<>();
+  private final Map<String, Long> followerWakes = new ConcurrentHashMap<>();
+
+  /** Timings: the idle policy, the leader's heartbeat interval, and when a follower counts as silent. */
+  public record Settings(DormancyPolicy policy, Duration heartbeat, Duration silentFollower) {}
+
+  public DormancyTicker(RangeWaker.Node node, RangeWaker waker, ProposalBuffers proposals, Settings settings) {
+    this.store = node.store();
+    this.directory = node.directory();
+    this.server = node.server();
+    this.groups = node.groups();
+    this.waker = waker;
+    this.gateway = node.gateway();
+    this.proposals = proposals;
+    this.channels = node.channels();
+    this.groupThread = node.groupThread();
+    this.clockMillis = node.clockMillis();
+    this.policy = settings.policy();
+    this.heartbeat = settings.heartbeat();
+    this.silentFollower = settings.silentFollower();
+  }
+
+  /** Ticks every {@code period}. */
+  public void start(Duration period) {
+    groupThread.scheduleWithFixedDelay(this::tick, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  void tick() {
+    long now = clockMillis.getAsLong();
+    for (RangeStateMachine replica : directory.replicas()) {
+      try {
+        tick(replica, now);
+      } catch (IOException | RuntimeException e) {
+        log.debug("dormancy tick skipped a range rangeId={} error={}", replica.rangeId(), e.toString());
+      }
+    }
+  }
+
+  private void tick(RangeStateMachine replica, long now) throws IOException {
+    long rangeId = replica.rangeId();
+    RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
+    if (!division.getInfo().isLeader()) {
+      ledSince.remove(rangeId);
+      return;
+    }
+    long since = ledSince.computeIfAbsent(rangeId, id -> now);
+    wakeSilentFollowers(rangeId, division, now);
+    if (!division.getInfo().isLeaderReady() || replica.descriptor().isEmpty()) {
+      return;
+    }
+    if (DormancyRecord.dormantAt(store, rangeId).isPresent()) {
+      if (!waker.isWaking(rangeId) && replica.getLastAppliedTermIndex() != null
+          && replica.getLastAppliedTermIndex().getIndex() > DormancyRecord.dormantAt(store, rangeId).getAsLong()) {
+        waker.recordWake(rangeId); // open and past its dormancy entry: it woke
+      }
+      return;
+    }
+    if (!policy.enabled() || proposing.contains(rangeId)) {
+      return;
+    }
+    RangeDescriptor d = replica.descriptor().get();
+    RangeActivity activity = new RangeActivity(Math.max(since, waker.lastRequestMillis(rangeId)),
+        d.replicas().size(), caughtUp(division, d.replicas().size() - 1), replica.isFrozen(),
+        inFlight(rangeId, division), true);
+    if (policy.decide(activity, now).sleep()) {
+      sleep(rangeId, d);
+    }
+  }
+
+  private int caughtUp(RaftServer.Division division, int followers) {
+    long commit = division.getRaftLog().getLastCommittedIndex();
+    int matching = 0;
+    for (long m : division.getInfo().getFollowerMatchIndices()) {
+      if (m >= commit) {
+        matching++;
+      }
+    }
+    int answering = 0;
+    for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+      if (f.getLastRpcElapsedTimeMs() < silentFollower.toMillis()) {
+        answering++;
+      }
+    }
+    return Math.max(0, Math.min(followers, Math.min(matching, answering)));
+  }
+
+  private boolean inFlight(long rangeId, RaftServer.Division division) {
+    RaftConfiguration conf = division.getRaftConf();
+    return !proposals.idle(rangeId) || gateway.transferring(rangeId) || waker.isWaking(rangeId)
+        || !conf.getPreviousPeers(RaftPeerRole.FOLLOWER).isEmpty()
+        || !conf.getAllPeers(RaftPeerRole.LISTENER).isEmpty()
+        || division.getInfo().getLastAppliedIndex() < division.getRaftLog().getLastCommittedIndex()
+        || division.getRaftLog().getLastEntryTermIndex().getIndex() > division.getRaftLog().getLastCommittedIndex();
+  }
+
+  private void sleep(long rangeId, RangeDescriptor d) {
+    proposing.add(rangeId);
+    RangeCommand cmd = RangeCommand.newBuilder()
+        .setHeader(RangeHeader.newBuilder().setRangeId(rangeId).setGeneration(d.generation()))
+        .setDormancy(DormancyCommand.newBuilder().setDormant(true))
+        .build();
+    gateway.write(cmd).whenComplete((r, e) -> {
+      proposing.remove(rangeId);
+      if (e != null) {
+        log.info("dormancy not proposed rangeId={} error={}", rangeId, e.toString());
+      }
+    });
+  }
+
+  private void wakeSilentFollowers(long rangeId, RaftServer.Division division, long now) {
+    for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+      if (f.getLastRpcElapsedTimeMs() < silentFollower.toMillis()) {
+        continue;
+      }
+      String follower = f.getId().getId().toStringUtf8();
+      String key = rangeId + "/" + follower;
+      Long last = followerWakes.get(key);
+      if (last != null && now - last < FOLLOWER_WAKE_EVERY_MILLIS) {
+        continue;
+      }
+      followerWakes.put(key, now);
+      String address = directory.addressOf(follower);
+      if (!address.isEmpty()) {
+        ReplicaServiceGrpc.newFutureStub(channels.channel(address)).withDeadlineAfter(10, TimeUnit.SECONDS)
+            .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).build());
+      }
+    }
+  }
+
+  /**
+   * A dormancy entry applied here (on the apply thread): close the group soon, off that thread. The
+   * leader waits a heartbeat interval so its followers hear the commit before it goes quiet.
+   */
+  public void applied(long rangeId, boolean dormant, long index) {
+    if (!dormant) {
+      return;
+    }
+    try {
+      groupThread.schedule(() -> closeIfStillDormant(rangeId, index), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      log.debug("node closing: dormant range closes at the next start rangeId={}", rangeId);
+    }
+  }
+
+  private void closeIfStillDormant(long rangeId, long index) {
+    OptionalLong mark = DormancyRecord.dormantAt(store, rangeId);
+    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    if (mark.isEmpty() || mark.getAsLong() != index || replica == null || waker.isWaking(rangeId)
+        || replica.getLastAppliedTermIndex() == null || replica.getLastAppliedTermIndex().getIndex() != index) {
+      return; // woke, or something came after the entry: the leader records the wake instead
+    }
+    try {
+      RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
+      if (division.getRaftLog().getLastEntryTermIndex().getIndex() != index || !proposals.idle(rangeId)) {
+        return;
+      }
+      groups.close(rangeId);
+      ledSince.remove(rangeId);
+    } catch (IOException | RuntimeException e) {
+      log.warn("closing a dormant range failed rangeId={} error={}", rangeId, e.toString());
+    }
+  }
+}

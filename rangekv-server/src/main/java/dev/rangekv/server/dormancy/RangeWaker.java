@@ -1,0 +1,189 @@
+package dev.rangekv.server.dormancy;
+
+import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.replica.DormancyCommand;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.proto.replica.WakeRangeRequest;
+import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.rpc.RaftGateway;
+import dev.rangekv.storage.NodeStore;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.ratis.server.RaftServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wakes dormant ranges and remembers when each range was last asked for. A request for a range this
+ * node holds dormant reopens its group here, asks every other replica's node to reopen theirs
+ * ({@code WakeRange}), and completes once the group knows a leader; the request then runs as usual (a
+ * follower answers NOT_LEADER with the hint, as for any range). Concurrent wakes of one range share one
+ * future. Whichever replica leads then records the wake with a dormancy command. Thread-safe; group
+ * adds and closes run on the node's group thread, never on the caller's.
+ */
+public final class RangeWaker {
+  private static final Logger log = LoggerFactory.getLogger(RangeWaker.class);
+  private static final CompletableFuture<Void> AWAKE = CompletableFuture.completedFuture(null);
+  /** How often a wake checks whether its group found a leader. */
+  private static final long POLL_MILLIS = 10;
+  /** How long a wake waits for a leader before it gives up (the request then fails as unavailable). */
+  private static final long WAKE_TIMEOUT_MILLIS = 15_000;
+
+  private final String nodeId;
+  private final NodeStore store;
+  private final ReplicaDirectory directory;
+  private final RaftServer server;
+  private final DormantGroups groups;
+  private final NodeChannels channels;
+  private final RaftGateway gateway;
+  private final ScheduledExecutorService groupThread;
+  private final LongSupplier clockMillis;
+  private final Map<Long, Long> lastRequest = new ConcurrentHashMap<>();
+  private final Map<Long, CompletableFuture<Void>> waking = new ConcurrentHashMap<>();
+
+  /** Everything a waker needs of its node. */
+  public record Node(String nodeId, NodeStore store, ReplicaDirectory directory, RaftServer server,
+      DormantGroups groups, NodeChannels channels, RaftGateway gateway, ScheduledExecutorService groupThread,
+      LongSupplier clockMillis) {}
+
+  public RangeWaker(Node node) {
+    this.nodeId = node.nodeId();
+    this.store = node.store();
+    this.directory = node.directory();
+    this.server = node.server();
+    this.groups = node.groups();
+    this.channels = node.channels();
+    this.gateway = node.gateway();
+    this.groupThread = node.groupThread();
+    this.clockMillis = node.clockMillis();
+  }
+
+  /**
+   * Notes a request for {@code rangeId} and completes when the range is awake on this node (at once
+   * unless it is dormant here). Never fails: a wake that finds no leader in time lets the request run
+   * and answer as the range stands.
+   */
+  public CompletableFuture<Void> awake(long rangeId) {
+    lastRequest.put(rangeId, clockMillis.getAsLong());
+    if (directory.replica(rangeId).isPresent() || DormancyRecord.dormantAt(store, rangeId).isEmpty()) {
+      return AWAKE;
+    }
+    return wake(rangeId, true).exceptionally(e -> null);
+  }
+
+  /** When this node last saw a request for {@code rangeId} or woke it; 0 when never. */
+  public long lastRequestMillis(long rangeId) {
+    return lastRequest.getOrDefault(rangeId, 0L);
+  }
+
+  /** True while a wake of {@code rangeId} started here has not found a leader. */
+  public boolean isWaking(long rangeId) {
+    return waking.containsKey(rangeId);
+  }
+
+  /**
+   * Reopens this node's replica of {@code rangeId} if it is closed, and (when {@code tellPeers}) asks
+   * the other replicas' nodes to do the same; completes when the group knows a leader.
+   */
+  public CompletableFuture<Void> wake(long rangeId, boolean tellPeers) {
+    CompletableFuture<Void> fresh = new CompletableFuture<>();
+    CompletableFuture<Void> running = waking.putIfAbsent(rangeId, fresh);
+    if (running != null) {
+      return running;
+    }
+    lastRequest.put(rangeId, clockMillis.getAsLong());
+    long started = System.nanoTime();
+    fresh.whenComplete((v, e) -> {
+      waking.remove(rangeId, fresh);
+      lastRequest.put(rangeId, clockMillis.getAsLong());
+      log.info("range woke rangeId={} millis={} ok={}", rangeId, (System.nanoTime() - started) / 1_000_000, e == null);
+    });
+    try {
+      groupThread.execute(() -> {
+        try {
+          groups.open(rangeId);
+        } catch (IOException | RuntimeException e) {
+          fresh.completeExceptionally(e);
+          return;
+        }
+        if (tellPeers) {
+          tellPeers(rangeId);
+        }
+        awaitLeader(rangeId, fresh, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAKE_TIMEOUT_MILLIS));
+      });
+    } catch (RejectedExecutionException e) {
+      fresh.completeExceptionally(e); // the node is closing
+    }
+    return fresh;
+  }
+
+  private void tellPeers(long rangeId) {
+    for (RaftReplica r : directory.replicaRecord(rangeId)) {
+      if (r.getNodeId().equals(nodeId) || r.getClientAddress().isEmpty()) {
+        continue;
+      }
+      ReplicaServiceGrpc.newFutureStub(channels.channel(r.getClientAddress()))
+          .withDeadlineAfter(10, TimeUnit.SECONDS)
+          .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).build());
+    }
+  }
+
+  private void awaitLeader(long rangeId, CompletableFuture<Void> done, long deadlineNanos) {
+    RaftServer.Division division;
+    try {
+      division = server.getDivision(RangeGroups.groupId(rangeId));
+    } catch (IOException e) {
+      done.completeExceptionally(e); // closed again meanwhile
+      return;
+    }
+    if (division.getInfo().isLeader() && division.getInfo().isLeaderReady()) {
+      recordWake(rangeId);
+      done.complete(null);
+    } else if (!division.getInfo().isLeader() && division.getInfo().getLeaderId() != null) {
+      done.complete(null);
+    } else if (System.nanoTime() > deadlineNanos) {
+      done.completeExceptionally(new IllegalStateException("range " + rangeId + " found no leader on wake"));
+    } else {
+      try {
+        groupThread.schedule(() -> awaitLeader(rangeId, done, deadlineNanos), POLL_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        done.completeExceptionally(e);
+      }
+    }
+  }
+
+  /**
+   * Proposes the wake record when this node leads a range still marked dormant (it woke, or a later
+   * write raced the dormancy entry): until it applies, a restart would leave the replica closed.
+   */
+  public void recordWake(long rangeId) {
+    if (DormancyRecord.dormantAt(store, rangeId).isEmpty()) {
+      return;
+    }
+    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    if (replica == null || replica.descriptor().isEmpty()) {
+      return;
+    }
+    RangeCommand cmd = RangeCommand.newBuilder()
+        .setHeader(RangeHeader.newBuilder().setRangeId(rangeId).setGeneration(replica.descriptor().get().generation()))
+        .setDormancy(DormancyCommand.newBuilder().setDormant(false))
+        .build();
+    gateway.write(cmd).whenComplete((r, e) -> {
+      if (e != null) {
+        log.debug("wake record not proposed rangeId={} error={}", rangeId, e.toString());
+      }
+    });
+  }
+}
