@@ -112,7 +112,7 @@ final class StepCalls {
       view.range(m.rightRangeId()).ifPresent(r -> wakeRange(m.rightRangeId(),
           r.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getNodeId).toList(), view, calls));
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]));
   }
 
   private void wakeRange(long rangeId, List<String> replicas, MetaView view, List<CompletableFuture<Void>> calls) {
