@@ -29,8 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import ch.qos.logback.classic.Level;
-import dev.rangekv.cli.logging.Logs;
+import dev.rangekv.cli.logging.CommandLogs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,9 +47,6 @@ import picocli.CommandLine.Option;
     description = "RangeKV: an ordered, range-sharded, Raft-replicated key-value store.")
 // subcommands: registered by commandLine(), all of them or only the one a run names (see SUBCOMMANDS)
 public final class RangeKvCommand implements Runnable {
-  /** Commands whose own log lines are part of their output (a node process). */
-  private static final List<String> LOGGING_COMMANDS = List.of("start");
-
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -173,30 +169,8 @@ public final class RangeKvCommand implements Runnable {
     return false;
   }
 
-  /**
-   * Sets up logging before anything logs: a node process logs at info, every other command only
-   * warnings (errors for the demo, whose output is its live lines); {@code --verbose} means info, and
-   * {@code -Drangekv.log.level=LEVEL} wins. A node adds its rolling file once its options are parsed.
-   */
-  static void configureLogging(String[] args) {
-    List<String> list = List.of(args);
-    String command = list.stream().filter(a -> !a.startsWith("-")).findFirst().orElse("");
-    boolean verbose = list.contains("--verbose");
-    Level level = verbose || LOGGING_COMMANDS.contains(command) ? Level.INFO
-        : command.equals("demo") ? Level.ERROR : Level.WARN;
-    String override = System.getProperty("rangekv.log.level");
-    if (override != null) {
-      level = Level.toLevel(override, level);
-    }
-    // Ratis prints every setting at info on start: for people, a node's own lines are the useful ones;
-    // the demo's nodes log errors with stack traces while they stop one after another: noise there
-    Level ratis = verbose || override != null ? level
-        : command.equals("demo") ? Level.OFF : level.isGreaterOrEqual(Level.WARN) ? level : Level.WARN;
-    Logs.console(level, ratis);
-  }
-
   public static void main(String[] args) {
-    configureLogging(args);
+    CommandLogs.configure(args); // before anything logs
     String[] expanded;
     try {
       expanded = ConfigFile.expand(args);

@@ -24,21 +24,12 @@ public record CliRun(int exit, String out, String err) {
   }
 
   /**
-   * Runs the command once a second until its result satisfies {@code condition}, for at most {@code
+   * Runs the command every 500 ms until its result satisfies {@code condition}, for at most {@code
    * within} (polling a cluster's state through the CLI: there is no event to wait on).
    */
   public static void await(java.time.Duration within, java.util.function.Predicate<CliRun> condition, String what,
-      String... args) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    CliRun last = null;
-    while (System.nanoTime() < deadline) {
-      last = of(args);
-      if (condition.test(last)) {
-        return;
-      }
-      java.util.concurrent.TimeUnit.SECONDS.sleep(1);
-    }
-    throw new AssertionError(what + ": not seen within " + within + "; last: " + last);
+      String... args) {
+    Await.result(within, java.time.Duration.ofMillis(500), what, () -> of(args), condition);
   }
 
   @Override

@@ -33,8 +33,9 @@ public final class MetaCalls implements AutoCloseable {
   public MetaCalls(List<String> seeds, Duration timeout, Optional<TlsFiles> tls) {
     this.seeds = List.copyOf(seeds);
     this.timeout = timeout;
-    // the client's context builder, not the node's: this class runs in the thin jar (no Ratis, no node)
-    this.channels = new NodeChannels(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
+    // the client's context builder, not the node's: this class runs in the thin jar (no Ratis, no node);
+    // own event loops, ended by close(), so a one-shot command's exit does not wait for gRPC's shared ones
+    this.channels = NodeChannels.forCommand(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
     this.locator = MetaLocator.forCommand(channels, this.seeds);
   }
 

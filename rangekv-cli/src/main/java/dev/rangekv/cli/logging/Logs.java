@@ -29,6 +29,22 @@ public final class Logs {
 
   private Logs() {}
 
+  /**
+   * A command's logging (see {@link CommandLogs}): stderr at {@code level}, or at {@code override} (a level
+   * name, e.g. {@code debug}) when not null. Ratis prints every setting at info on start: for people, a
+   * node's own lines are the useful ones; the demo's nodes log errors with stack traces while they stop one
+   * after another: noise there.
+   */
+  static void command(String level, String override, boolean verbose, boolean demo) {
+    Level chosen = Level.toLevel(level);
+    if (override != null) {
+      chosen = Level.toLevel(override, chosen);
+    }
+    Level ratis = verbose || override != null ? chosen
+        : demo ? Level.OFF : chosen.isGreaterOrEqual(Level.WARN) ? chosen : Level.WARN;
+    console(chosen, ratis);
+  }
+
   /** Logs to stderr only, at {@code level}; {@code ratisLevel} for Ratis' chatty start-up lines. */
   public static void console(Level level, Level ratisLevel) {
     LoggerContext ctx = reset();

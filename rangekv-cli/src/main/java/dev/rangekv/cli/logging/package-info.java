@@ -1,6 +1,7 @@
 /**
  * How the {@code rangekv} command logs (Logback): dated ISO-8601 lines on stderr for every command,
  * plus a rolling file (text or JSON) for a node process; java.util.logging (gRPC, Ratis' shaded gRPC)
- * bridged in.
+ * bridged in. The thin jar of one-shot commands has no Logback: java.util.logging only ({@link
+ * dev.rangekv.cli.logging.CommandLogs}).
  */
 package dev.rangekv.cli.logging;

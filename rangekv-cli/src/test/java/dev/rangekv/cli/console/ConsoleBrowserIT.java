@@ -2,6 +2,7 @@ package dev.rangekv.cli.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.core.key.Key;
@@ -193,17 +194,6 @@ class ConsoleBrowserIT {
   }
 
   private static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    Await.until(timeout, Duration.ofMillis(250), what, condition);
   }
 }

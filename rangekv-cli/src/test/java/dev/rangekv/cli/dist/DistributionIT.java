@@ -2,6 +2,7 @@ package dev.rangekv.cli.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The distribution archive as a user meets it: unpacked into a temp dir, {@code bin/rangekv} runs the
- * demo, and three {@code bin/rangekv start --config conf/...} processes (command-line options winning
+ * demo (its output shows splits, moves or leadership transfers and the monotonic-key alert, ends with
+ * the summary, and the demo removes its temporary directory: the checks of the former
+ * {@code DemoProcessIT}, which ran the same demo from the test classpath), and three {@code bin/rangekv start --config conf/...} processes (command-line options winning
  * over the file) form a cluster that the thin-jar commands talk to. Runs in the integration-test phase,
  * after {@code package} made the archive ({@code rangekv.dist} names it).
  */
@@ -34,9 +40,11 @@ class DistributionIT {
 
   private Path home;
   private final List<Process> processes = new ArrayList<>();
+  private String javaOptsDefault;
 
   @BeforeEach
   void unpack() throws Exception {
+    javaOptsDefault = "-Xmx512m -Djava.io.tmpdir=" + dir;
     Path archive = Path.of(System.getProperty("rangekv.dist", "target/rangekv-missing.tar.gz"));
     assertThat(archive).as("the archive mvn package makes").exists();
     Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", dir.toString()).inheritIO().start();
@@ -65,10 +73,27 @@ class DistributionIT {
     assertThat(version.exit()).as(version.out()).isZero();
     assertThat(version.out()).contains("rangekv ").contains("commit ");
 
-    Run demo = run("demo", List.of("demo", "--duration", "10s"), Duration.ofSeconds(240));
-    assertThat(demo.exit()).as(demo.out()).isZero();
-    assertThat(demo.out()).contains("== summary: the same order events, three key designs ==")
-        .contains("== what to try next ==");
+    Path tmp = Files.createDirectories(dir.resolve("demo-tmp"));
+    Run demo = run("demo", List.of("demo", "--duration", "45s"), Duration.ofSeconds(240),
+        "-Xmx1g -Djava.io.tmpdir=" + tmp);
+    String out = demo.out();
+    assertThat(demo.exit()).as(out).isZero();
+    assertThat(out).as(out)
+        .contains("== phase 1 (event_ts, order_id, seq): the monotonic trap ==")
+        .contains("== phase 2 (order_id, event_ts, seq): writes spread, time order lost ==")
+        .contains("== phase 3 (bucket, event_ts, order_id, seq): writes spread, time order kept ==")
+        .contains("== summary: the same order events, three key designs ==")
+        .contains("== what to try next ==")
+        .containsPattern("phase 3 \\(bucket, event_ts, order_id, seq\\): [0-9,]+ events in the window; 8 scans merged,"
+            + " read [0-9,]+ keys in [0-9,]+ ms; time order kept")
+        .containsPattern("split \\[r\\d+,r\\d+\\] r\\d+ split at /events_by_time/");
+    assertThat(events(out, "split")).as(out).isPositive();
+    assertThat(events(out, "move") + events(out, "leader-transfer")).as(out).isPositive();
+    assertThat(events(out, "alert-monotonic")).as(out).isPositive();
+    Matcher m = Pattern.compile("under (\\S+);").matcher(out);
+    assertThat(m.find()).as(out).isTrue();
+    assertThat(Path.of(m.group(1))).as("the demo removed its directory").doesNotExist();
+    assertThat(Path.of(m.group(1)).getParent()).isEqualTo(tmp);
 
     Path conf = home.resolve("conf/rangekv-node.properties");
     List<String> addresses = new ArrayList<>();
@@ -92,11 +117,9 @@ class DistributionIT {
       }
     }
     String cluster = String.join(",", addresses);
-    long deadline = System.nanoTime() + STEP.toNanos();
-    Run nodes;
-    do {
-      nodes = run("nodes", List.of("nodes", "--cluster", cluster), STEP);
-    } while (!nodes.out().contains("3 nodes, 3 live") && System.nanoTime() < deadline && pause());
+    // polling the cluster through the CLI
+    Run nodes = Await.result(STEP, Duration.ofSeconds(1), "3 live nodes",
+        () -> runUnchecked("nodes", List.of("nodes", "--cluster", cluster)), r -> r.out().contains("3 nodes, 3 live"));
     assertThat(nodes.out()).contains("3 nodes, 3 live");
     Run get = run("get", List.of("get", "greeting", "--cluster", cluster), STEP);
     assertThat(get.exit()).as(get.out()).isZero();
@@ -107,9 +130,28 @@ class DistributionIT {
 
   private record Run(int exit, String out) {}
 
+  /** Event lines of one kind in the demo's output: {@code     event #12 21:55:03 split [r1,r7] ...}. */
+  private static long events(String out, String kind) {
+    try (Stream<String> lines = out.lines()) {
+      return lines.filter(l -> l.matches("\\s+event #\\d+ \\d\\d:\\d\\d:\\d\\d " + Pattern.quote(kind) + "( .*)?")).count();
+    }
+  }
+
+  private Run runUnchecked(String name, List<String> args) {
+    try {
+      return run(name, args, STEP);
+    } catch (Exception e) {
+      throw new IllegalStateException(name + " did not run", e);
+    }
+  }
+
   private Run run(String name, List<String> args, Duration timeout) throws Exception {
+    return run(name, args, timeout, javaOptsDefault);
+  }
+
+  private Run run(String name, List<String> args, Duration timeout, String javaOpts) throws Exception {
     Path log = dir.resolve(name + "-" + System.nanoTime() + ".log");
-    Process p = start(log, args);
+    Process p = start(log, args, javaOpts);
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(name + " still running after " + timeout + ":\n" + read(log));
@@ -118,31 +160,32 @@ class DistributionIT {
   }
 
   private Process start(Path log, List<String> args) throws IOException {
+    return start(log, args, javaOptsDefault);
+  }
+
+  private Process start(Path log, List<String> args, String javaOpts) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/rangekv").toString()));
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.put("JAVA_HOME", System.getProperty("java.home"));
-    env.put("RANGEKV_JAVA_OPTS", "-Xmx512m -Djava.io.tmpdir=" + dir);
+    env.put("RANGEKV_JAVA_OPTS", javaOpts);
     Process p = pb.start();
     processes.add(p);
     return p;
   }
 
-  private void await(Path log, Predicate<String> condition, String what) throws Exception {
-    long deadline = System.nanoTime() + STEP.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (condition.test(read(log))) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + STEP + ":\n" + read(log));
+  private void await(Path log, Predicate<String> condition, String what) {
+    // polling a log file; no event to wait on
+    Await.until(STEP, Duration.ofMillis(200), what, () -> condition.test(readUnchecked(log)), () -> ":\n" + readUnchecked(log));
   }
 
-  private static boolean pause() throws InterruptedException {
-    TimeUnit.SECONDS.sleep(1); // polling the cluster through the CLI
-    return true;
+  private static String readUnchecked(Path log) {
+    try {
+      return read(log);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static String read(Path log) throws IOException {

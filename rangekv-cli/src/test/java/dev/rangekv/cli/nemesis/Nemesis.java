@@ -1,5 +1,6 @@
 package dev.rangekv.cli.nemesis;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.testkit.history.FaultLog;
 import java.time.Duration;
@@ -147,18 +148,11 @@ final class Nemesis {
   }
 
   /** Waits (bounded) until the meta range reports every node live. */
-  void awaitAllLive() throws InterruptedException {
-    long deadline = System.nanoTime() + STEP.toNanos();
+  void awaitAllLive() {
     String want = nodes.ids().size() + " nodes, " + nodes.ids().size() + " live";
-    CliRun last = null;
-    while (System.nanoTime() < deadline) {
-      last = cli("nodes");
-      if (last.exit() == 0 && last.out().contains(want)) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(500); // polling the meta range; no event to wait on
-    }
-    throw new AssertionError("not every node live within " + STEP + "; last: " + last);
+    // polling the meta range; no event to wait on
+    Await.result(STEP, Duration.ofMillis(500), "every node live", () -> cli("nodes"),
+        r -> r.exit() == 0 && r.out().contains(want));
   }
 
   /** Range id to replica node ids, from the meta range. */

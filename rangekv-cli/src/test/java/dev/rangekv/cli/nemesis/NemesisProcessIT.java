@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * window (issue 14 §2: routine leadership changes cost latency, never an error).
  *
  * <p>Prints its seed; {@code -Drangekv.seed=N} replays the same workload and fault choices (the
- * interleaving with real processes differs). {@code -Dnemesis.seconds=600} runs longer (default 120).
+ * interleaving with real processes differs). The run lasts 40 s by default, short enough for every
+ * {@code mvn verify}; {@code -Drangekv.nemesis.duration=600} (seconds, or {@code 10m}) runs longer.
  * Node logs stay in {@code target/nemesis-logs/seed-N/}.
  */
 class NemesisProcessIT {
@@ -46,6 +47,8 @@ class NemesisProcessIT {
   private static final int INCREMENTERS = 2;
   private static final Duration STEP = Duration.ofSeconds(120);
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
+  /** Long enough for a few faults of different kinds; CI runs this on every verify. */
+  private static final Duration DEFAULT_DURATION = Duration.ofSeconds(40);
 
   @TempDir
   Path dir;
@@ -55,7 +58,7 @@ class NemesisProcessIT {
   void underKillsPausesAndRangeChanges_noAcknowledgedWriteIsLost_andNoOperationFailsOutsideAFault()
       throws Exception {
     long seed = seed();
-    long seconds = Long.getLong("nemesis.seconds", 120);
+    long seconds = duration(System.getProperty("rangekv.nemesis.duration", "")).toSeconds();
     System.out.println("nemesis: seed=" + seed + " seconds=" + seconds + " (replay with -Drangekv.seed=" + seed + ")");
     Path logs = Path.of("target", "nemesis-logs", "seed-" + seed);
     long origin = System.nanoTime();
@@ -112,6 +115,18 @@ class NemesisProcessIT {
       assertThat(faults.failuresByKind().get(FaultLog.OUTSIDE))
           .as("operations failing outside every fault window: " + faults.outsideSamples() + "\n" + summary).isZero();
     }
+  }
+
+  /** The run's length: {@code -Drangekv.nemesis.duration} in seconds ({@code 600}, {@code 600s}) or minutes ({@code 10m}). */
+  static Duration duration(String property) {
+    String s = property.trim().toLowerCase(java.util.Locale.ROOT);
+    if (s.isEmpty() || s.startsWith("${")) {
+      return DEFAULT_DURATION;
+    }
+    if (s.endsWith("m")) {
+      return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1)));
+    }
+    return Duration.ofSeconds(Long.parseLong(s.endsWith("s") ? s.substring(0, s.length() - 1) : s));
   }
 
   private static long seed() {

@@ -1,5 +1,6 @@
 package dev.rangekv.cli.nemesis;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;
@@ -66,7 +67,9 @@ final class NodeProcesses implements AutoCloseable {
     Node n = nodes.get(id);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+    // C1 only, as process.CliProcess: a test node lives minutes, and C2 compiles slowed the others' start-ups
+    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+        "-cp", System.getProperty("java.class.path"),
         RangeKvCommand.class.getName(), "start", "--node-id", id, "--listen", n.client(), "--raft-listen", n.raft(),
         "--data-dir", n.dataDir().toString(), "--insecure"));
     for (String s : settings) {
@@ -135,19 +138,18 @@ final class NodeProcesses implements AutoCloseable {
   }
 
   /** Waits (bounded) until node {@code id}'s current log contains {@code needle}; fails if it exits. */
-  void awaitLog(String id, String needle, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  void awaitLog(String id, String needle, Duration timeout) {
+    // polling a log file; no event to wait on
+    Await.until(timeout, Duration.ofMillis(200), id + ": '" + needle + "'", () -> {
       if (log(id).contains(needle)) {
-        return;
+        return true;
       }
       Process p = running.get(id);
       if (p == null || !p.isAlive()) {
         throw new AssertionError(id + " exited before '" + needle + "'; log:\n" + tail(log(id)));
       }
-      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
-    }
-    throw new AssertionError(id + ": '" + needle + "' not seen within " + timeout + "; log:\n" + tail(log(id)));
+      return false;
+    }, () -> "; log:\n" + tail(log(id)));
   }
 
   /**

@@ -2,11 +2,13 @@ package dev.rangekv.cli.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,17 +38,14 @@ class NodeRemoveCommandIT {
       assertThat(unknown.err()).contains("no node n9");
 
       cluster.stop(3);
-      CliRun last = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (System.nanoTime() < deadline) {
-        last = CliRun.of("node", "remove", "n4", "--cluster", seeds);
-        if (last.exit() == 0) {
-          break;
-        }
-        // refused while live, then while a range still lists it: the controller repairs first
-        assertThat(last.err()).containsAnyOf("is live", "still holds replicas");
-        TimeUnit.MILLISECONDS.sleep(500);
-      }
+      CliRun last = Await.result(Duration.ofSeconds(120), Duration.ofMillis(500), "n4 removed",
+          () -> CliRun.of("node", "remove", "n4", "--cluster", seeds), r -> {
+            if (r.exit() != 0) {
+              // refused while live, then while a range still lists it: the controller repairs first
+              assertThat(r.err()).containsAnyOf("is live", "still holds replicas");
+            }
+            return r.exit() == 0;
+          });
       assertThat(last.exit()).as(String.valueOf(last)).isZero();
       assertThat(last.out()).contains("removed node n4");
       assertThat(CliRun.of("nodes", "--cluster", seeds).out()).contains("3 nodes, 3 live").doesNotContain("n4");
@@ -58,13 +57,7 @@ class NodeRemoveCommandIT {
     }
   }
 
-  private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(what + ": not within 60 s");
-      }
-      TimeUnit.MILLISECONDS.sleep(200);
-    }
+  private static void await(String what, java.util.function.BooleanSupplier condition) {
+    Await.until(Duration.ofSeconds(60), Duration.ofMillis(200), what, condition);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rangekv.cli.process;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,14 @@ import java.util.function.Predicate;
  * {@link #close()} it (destroyForcibly) in a finally block.
  */
 final class CliProcess implements AutoCloseable {
+  /**
+   * JVM options of every test process: a small heap, and C1 only (as bin/rangekv runs its short commands):
+   * a test node lives a minute or two, and on a 2-core box its C2 compiles competed with the other
+   * nodes' start-ups, each of which took 10-14 s to say "joined" with 2 IT forks running.
+   */
+  static final List<String> NODE_JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+      "-XX:-UsePerfData");
+
   private final Process process;
   private final Path log;
 
@@ -32,7 +41,7 @@ final class CliProcess implements AutoCloseable {
   static CliProcess start(Path log, List<String> jvmArgs, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC"));
+    cmd.addAll(NODE_JVM);
     cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
     cmd.addAll(args);
@@ -49,19 +58,18 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Waits until the output satisfies {@code condition}; fails with the output if the process died or time ran out. */
-  void awaitOutput(Predicate<String> condition, Duration timeout, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  void awaitOutput(Predicate<String> condition, Duration timeout, String what) {
+    // polling a log file; no event to wait on
+    Await.until(timeout, Duration.ofMillis(200), what, () -> {
       String out = output();
       if (condition.test(out)) {
-        return;
+        return true;
       }
       if (!process.isAlive()) {
         throw new AssertionError(what + ": the process exited with " + process.exitValue() + "; output:\n" + out);
       }
-      TimeUnit.MILLISECONDS.sleep(200); // polling a log file; no event to wait on
-    }
-    throw new AssertionError(what + ": not seen within " + timeout + "; output:\n" + output());
+      return false;
+    }, () -> "; output:\n" + output());
   }
 
   /** Waits for the process to exit and returns its exit code; fails on timeout. */

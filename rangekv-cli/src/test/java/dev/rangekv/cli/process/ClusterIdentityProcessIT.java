@@ -2,6 +2,7 @@ package dev.rangekv.cli.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ListRangesResponse;
@@ -63,24 +64,23 @@ class ClusterIdentityProcessIT {
           "ranges", "--json", "--cluster", all);
 
       // drain n1: move each of its replicas to a node lacking the range, until no range lists n1
-      long deadline = System.nanoTime() + STEP.toNanos();
-      Map<Long, List<String>> map = Map.of();
-      while (System.nanoTime() < deadline) {
-        map = ClusterProcessesIT.replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", all)).out());
-        if (!map.isEmpty() && map.values().stream().noneMatch(reps -> reps.contains("n1"))) {
-          break;
+      // (polling the map through the CLI; a move refused while the controller moves the same range is tried again)
+      Map<Long, List<String>> map = Await.result(STEP, Duration.ofMillis(500), "n1 drained", () -> {
+        Map<Long, List<String>> now = ClusterProcessesIT.replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", all)).out());
+        if (!now.isEmpty() && now.values().stream().noneMatch(reps -> reps.contains("n1"))) {
+          return now;
         }
-        for (Map.Entry<Long, List<String>> e : map.entrySet()) {
+        for (Map.Entry<Long, List<String>> e : now.entrySet()) {
           if (e.getValue().contains("n1")) {
             String to = Stream.of("n2", "n3", "n4").filter(n -> !e.getValue().contains(n)).findFirst().orElse(null);
             if (to != null) {
               CliRun.of("move", "--range", String.valueOf(e.getKey()), "--from", "n1", "--to", to, "--cluster", all,
-                  "--timeout", "60s"); // refused while the controller moves the same range: the loop tries again
+                  "--timeout", "60s");
             }
           }
         }
-        TimeUnit.MILLISECONDS.sleep(500); // polling the map through the CLI
-      }
+        return now;
+      }, now -> !now.isEmpty() && now.values().stream().noneMatch(reps -> reps.contains("n1")));
       assertThat(map.values()).as("n1 drained: %s", map).noneMatch(reps -> reps.contains("n1"));
       String others = String.join(",", clientAddresses.subList(1, 4));
       for (int i = 10; i < 20; i++) {
@@ -157,14 +157,9 @@ class ClusterIdentityProcessIT {
     return true;
   }
 
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(what + ": not within 30 s");
-      }
-      TimeUnit.SECONDS.sleep(1); // polling the node and the map; no event to wait on
-    }
+  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+    // polling the node and the map; no event to wait on
+    Await.until(Duration.ofSeconds(30), Duration.ofMillis(500), what, condition);
   }
 
   private static ListRangesResponse listRanges(String address) {

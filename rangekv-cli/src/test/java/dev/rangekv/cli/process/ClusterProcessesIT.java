@@ -2,6 +2,7 @@ package dev.rangekv.cli.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.server.node.NodeConfig;
 import java.nio.file.Path;
@@ -79,28 +80,23 @@ class ClusterProcessesIT {
 
       // a manual move: a range with 3 replicas (none mid-move), from one of them to the node it lacks; the
       // controller may be moving the same range at that moment, so a refused attempt is tried again
-      CliRun move = null;
-      String expected = null;
-      long deadline = System.nanoTime() + STEP.toNanos();
-      while (System.nanoTime() < deadline) {
+      String[] expected = new String[1];
+      CliRun move = Await.result(STEP, Duration.ofSeconds(1), "a manual move", () -> {
         Map.Entry<Long, List<String>> range = replicas(CliRun.ok(CliRun.of("ranges", "--json", "--cluster", all)).out())
             .entrySet().stream().filter(e -> e.getValue().size() == 3).findFirst().orElse(null);
-        if (range != null) {
-          String from = range.getValue().get(0);
-          String to = List.of("n1", "n2", "n3", "n4").stream().filter(n -> !range.getValue().contains(n)).findFirst()
-              .orElseThrow();
-          move = CliRun.of("move", "--range", String.valueOf(range.getKey()), "--from", from, "--to", to,
-              "--cluster", all, "--timeout", "60s");
-          expected = "moved r" + range.getKey() + " from " + from + " to " + to;
-          if (move.exit() == 0) {
-            break;
-          }
+        if (range == null) {
+          return null;
         }
-        TimeUnit.SECONDS.sleep(1); // polling for a range the controller is not moving itself
-      }
+        String from = range.getValue().get(0);
+        String to = List.of("n1", "n2", "n3", "n4").stream().filter(n -> !range.getValue().contains(n)).findFirst()
+            .orElseThrow();
+        expected[0] = "moved r" + range.getKey() + " from " + from + " to " + to;
+        return CliRun.of("move", "--range", String.valueOf(range.getKey()), "--from", from, "--to", to,
+            "--cluster", all, "--timeout", "60s");
+      }, r -> r != null && r.exit() == 0);
       assertThat(move).as("no range to move").isNotNull();
       assertThat(move.exit()).as(move.toString()).isZero();
-      assertThat(move.out()).contains(expected);
+      assertThat(move.out()).contains(expected[0]);
       assertThat(CliRun.ok(CliRun.of("events", "--limit", "0", "--cluster", all)).out()).contains(" move ");
 
       // kill the first process (it bootstrapped the cluster and its meta range): reads are still served by

@@ -3,6 +3,7 @@ package dev.rangekv.cli.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rangekv.cli.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
@@ -135,15 +136,10 @@ class SecureClusterProcessIT {
       Map<Long, List<String>> ranges = ClusterProcessesIT.replicas(
           CliRun.ok(cli(certs, "ranges", "--json", "--cluster", all)).out());
       long left = ranges.keySet().iterator().next();
-      CliRun merge = null;
-      long deadline = System.nanoTime() + STEP.toNanos();
-      while (System.nanoTime() < deadline) {
-        merge = cli(certs, "merge", "--range", String.valueOf(left), "--cluster", all, "--timeout", "60s");
-        if (merge.exit() == 0) {
-          break;
-        }
-        TimeUnit.SECONDS.sleep(1); // the controller may be moving one of the two ranges
-      }
+      // the controller may be moving one of the two ranges: a refused merge is tried again
+      CliRun merge = Await.result(STEP, Duration.ofSeconds(1), "merge r" + left,
+          () -> cli(certs, "merge", "--range", String.valueOf(left), "--cluster", all, "--timeout", "60s"),
+          r -> r.exit() == 0);
       assertThat(merge.exit()).as(merge.toString()).isZero();
       for (int i = 0; i < 10; i++) {
         assertThat(CliRun.ok(cli(certs, "get", "k" + i, "--cluster", all)).out()).isEqualTo(i == 3 ? "v3b\n" : "v" + i + "\n");
@@ -214,26 +210,21 @@ class SecureClusterProcessIT {
     }
   }
 
-  private CliRun moveOneRange(Path certs, String all) throws InterruptedException {
-    CliRun move = null;
-    long deadline = System.nanoTime() + STEP.toNanos();
-    while (System.nanoTime() < deadline) {
+  private CliRun moveOneRange(Path certs, String all) {
+    // polling for a range the controller is not moving itself: a refused move is tried again
+    return Await.result(STEP, Duration.ofSeconds(1), "a manual move", () -> {
       Map.Entry<Long, List<String>> range = ClusterProcessesIT.replicas(
           CliRun.ok(cli(certs, "ranges", "--json", "--cluster", all)).out())
           .entrySet().stream().filter(e -> e.getValue().size() == 3).findFirst().orElse(null);
-      if (range != null) {
-        String from = range.getValue().get(0);
-        String to = List.of("n1", "n2", "n3", "n4").stream().filter(n -> !range.getValue().contains(n)).findFirst()
-            .orElseThrow();
-        move = cli(certs, "move", "--range", String.valueOf(range.getKey()), "--from", from, "--to", to,
-            "--cluster", all, "--timeout", "60s");
-        if (move.exit() == 0) {
-          return move;
-        }
+      if (range == null) {
+        return null;
       }
-      TimeUnit.SECONDS.sleep(1); // polling for a range the controller is not moving itself
-    }
-    return move;
+      String from = range.getValue().get(0);
+      String to = List.of("n1", "n2", "n3", "n4").stream().filter(n -> !range.getValue().contains(n)).findFirst()
+          .orElseThrow();
+      return cli(certs, "move", "--range", String.valueOf(range.getKey()), "--from", from, "--to", to,
+          "--cluster", all, "--timeout", "60s");
+    }, r -> r != null && r.exit() == 0);
   }
 
   private CliProcess startNode(int i, Path certs, List<String> extra) throws Exception {

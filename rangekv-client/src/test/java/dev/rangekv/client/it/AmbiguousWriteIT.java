@@ -66,9 +66,9 @@ class AmbiguousWriteIT {
         }
       }, "incrementer");
       incrementer.start();
-      while (done.get() < 30 && incrementer.isAlive()) {
-        TimeUnit.MILLISECONDS.sleep(5); // polling a counter: no event to await
-      }
+      // polling a counter: no event to await
+      TestCluster.await("30 increments done (or the incrementer ended)", java.time.Duration.ofSeconds(60),
+          () -> done.get() >= 30 || !incrementer.isAlive());
       tc.cluster.stop(tc.leaderIndexOf(counter)); // mid-run, with a request likely in flight
       incrementer.join();
       long value = decode(readBack(client, counter));

@@ -91,11 +91,7 @@ class BatchedWritesIT {
   }
 
   private static void awaitAcked(AckedWriters writers, long count) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (writers.ackedCount() < count) {
-      assertThat(System.nanoTime()).as("acked %d of %d in time", writers.ackedCount(), count).isLessThan(deadline);
-      TestCluster.pause();
-    }
+    TestCluster.await("acked " + count + " writes", Duration.ofSeconds(90), () -> writers.ackedCount() >= count);
   }
 
   private static String spareOf(TestCluster tc, List<String> replicas) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,10 +103,6 @@ class KeyDesignIT extends SharedClusterFixture {
   }
 
   private static void awaitIncrements(AtomicLong applied, long atLeast) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (applied.get() < atLeast) {
-      assertThat(System.nanoTime()).as("increments progress").isLessThan(deadline);
-      TestCluster.pause();
-    }
+    TestCluster.await("increments progress to " + atLeast, Duration.ofSeconds(60), () -> applied.get() >= atLeast);
   }
 }

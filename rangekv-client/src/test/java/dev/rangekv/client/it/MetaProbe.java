@@ -13,8 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 
 /** Reads the meta range of a {@link LocalCluster} the way an operator would: ranges with stats, events. */
 final class MetaProbe implements AutoCloseable {
@@ -86,13 +84,8 @@ final class MetaProbe implements AutoCloseable {
 
   /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
-    try {
-      // the controller acts on its own ticks: nothing to await but state, polled every 200 ms
-      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
-          .pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
-    }
+    // the controller acts on its own ticks: nothing to await but state, polled every 200 ms
+    TestCluster.await(what, timeout, Duration.ofMillis(200), condition);
   }
 
   @Override

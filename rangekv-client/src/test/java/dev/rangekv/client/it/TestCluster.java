@@ -27,7 +27,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * An in-JVM {@link LocalCluster} (3 nodes unless told) for client integration tests, with admin helpers
@@ -95,40 +99,64 @@ final class TestCluster implements AutoCloseable {
 
   /** The index of the node leading the range that holds {@code key}, by its own account. */
   int leaderIndexOf(Key key) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < deadline) {
-      for (int i = 0; i < cluster.size(); i++) {
-        if (!cluster.isRunning(i)) {
-          continue;
-        }
-        try {
-          for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
-              .getReplicasList()) {
-            if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
-              return i;
-            }
-          }
-        } catch (RuntimeException e) {
-          // a node still starting: ask the others
-        }
+    int[] leader = {-1};
+    // polling the nodes' own accounts: a new leader has no event to await
+    await("a leader for the range of " + key, Duration.ofSeconds(20), () -> {
+      leader[0] = findLeader(key);
+      return leader[0] >= 0;
+    });
+    return leader[0];
+  }
+
+  private int findLeader(Key key) {
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
       }
-      pause();
+      try {
+        for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+            .getReplicasList()) {
+          if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
+            return i;
+          }
+        }
+      } catch (RuntimeException e) {
+        // a node still starting: ask the others
+      }
     }
-    throw new IllegalStateException("no leader for the range of " + key);
+    return -1;
   }
 
   /** Waits (bounded) until a read through {@code c} succeeds: the cluster elected its first leaders. */
   static void awaitServing(RangeKvClient c) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        c.get(Key.utf8("ready?"));
-        return;
-      } catch (RangeKvException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
+    // each read already retries with backoff (the client's retry policy); a failed one is tried again
+    Awaitility.await("the first read served").atMost(Duration.ofSeconds(60)).pollInSameThread()
+        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).ignoreExceptionsInstanceOf(RangeKvException.class)
+        .until(() -> {
+          c.get(Key.utf8("ready?"));
+          return true;
+        });
+  }
+
+  /**
+   * Polls {@code condition} every 20 ms in the calling thread until it holds; fails with {@code what} after
+   * {@code timeout} (cluster state has no event to await).
+   */
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    await(what, timeout, Duration.ofMillis(20), condition);
+  }
+
+  /** As {@link #await(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
+  static void await(String what, Duration timeout, Duration poll, BooleanSupplier condition) {
+    long start = System.nanoTime();
+    try {
+      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+          .pollInterval(poll).until(condition::getAsBoolean);
+      if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
+        System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
       }
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
     }
   }
 
@@ -139,38 +167,50 @@ final class TestCluster implements AutoCloseable {
 
   /** Splits the range holding {@code at} (unless {@code at} is already a boundary); retries until done. */
   SplitRangeResponse split(Key at) {
-    RuntimeException last = null;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < deadline) {
-      for (int i = 0; i < cluster.size(); i++) {
-        if (!cluster.isRunning(i)) {
-          continue;
-        }
-        String address = cluster.config(i).clientAddress();
-        try {
-          ListRangesResponse list = admin(address).listRanges(ListRangesRequest.getDefaultInstance());
-          for (ReplicaStatus s : list.getReplicasList()) {
-            RangeDescriptor d = ProtoValues.descriptor(s.getRange());
-            if (!s.getLeader() || !d.contains(at)) {
-              continue;
-            }
-            if (d.start().equals(at)) {
-              return null;
-            }
-            return admin(address).splitRange(SplitRangeRequest.newBuilder()
-                .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
-                .setSplitKey(ProtoValues.bytes(at)).build());
-          }
-        } catch (RuntimeException e) {
-          last = e;
-        }
-      }
-      pause(); // polling for a leader to appear: there is no event to await
+    RuntimeException[] last = new RuntimeException[1];
+    java.util.concurrent.atomic.AtomicReference<Optional<SplitRangeResponse>> done =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try {
+      // polling for a leader to appear: there is no event to await
+      await("split at " + at, Duration.ofSeconds(20), () -> {
+        done.set(trySplit(at, last));
+        return done.get() != null;
+      });
+    } catch (AssertionError e) {
+      throw new IllegalStateException("could not split at " + at, last[0] != null ? last[0] : e);
     }
-    throw new IllegalStateException("could not split at " + at, last);
+    return done.get().orElse(null);
   }
 
-  /** A short pause between polls of a condition that has no event to await (bounded by the caller). */
+  /** One pass over the nodes: the split's answer, empty when {@code at} is a boundary, null when no leader took it. */
+  private Optional<SplitRangeResponse> trySplit(Key at, RuntimeException[] last) {
+    for (int i = 0; i < cluster.size(); i++) {
+      if (!cluster.isRunning(i)) {
+        continue;
+      }
+      String address = cluster.config(i).clientAddress();
+      try {
+        ListRangesResponse list = admin(address).listRanges(ListRangesRequest.getDefaultInstance());
+        for (ReplicaStatus s : list.getReplicasList()) {
+          RangeDescriptor d = ProtoValues.descriptor(s.getRange());
+          if (!s.getLeader() || !d.contains(at)) {
+            continue;
+          }
+          if (d.start().equals(at)) {
+            return Optional.empty();
+          }
+          return Optional.of(admin(address).splitRange(SplitRangeRequest.newBuilder()
+              .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
+              .setSplitKey(ProtoValues.bytes(at)).build()));
+        }
+      } catch (RuntimeException e) {
+        last[0] = e;
+      }
+    }
+    return null;
+  }
+
+  /** A short pause between steps of a loop that has nothing to do yet (bounded by the caller). */
   static void pause() {
     try {
       Thread.sleep(5);

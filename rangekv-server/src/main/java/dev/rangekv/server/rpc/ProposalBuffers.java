@@ -36,8 +36,27 @@ public final class ProposalBuffers {
    * @param maxBytes bytes of writes in one entry (a larger single write goes alone)
    */
   public record Limits(int maxInFlight, int maxWrites, long maxBytes) {
+    /**
+     * One proposal in flight per range: every write that arrives meanwhile joins the next entry. On this
+     * 2-core machine, with the CPU the limit, two in flight split 32 writers into entries half as large
+     * and cost ~20% more machine CPU per write (per-entry costs on all three replicas: the appendEntries
+     * round trips, the log worker's write and fsync, Ratis' retry cache and apply bookkeeping); see
+     * BENCHMARKS.md "CPU per write".
+     */
     public static Limits defaults() {
-      return new Limits(2, 256, 1 << 20);
+      return new Limits(1, 256, 1 << 20);
+    }
+
+    /** System property prefix that overrides a default for experiments (BENCHMARKS.md): {@code rangekv.proposals.maxInFlight=1}. */
+    public static final String OVERRIDE_PREFIX = "rangekv.proposals.";
+
+    /** The defaults with {@code -Drangekv.proposals.<maxInFlight|maxWrites|maxBytes>=N} overrides from {@code system}. */
+    public static Limits from(java.util.Properties system) {
+      Limits d = defaults();
+      return new Limits(
+          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxInFlight", String.valueOf(d.maxInFlight()))),
+          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxWrites", String.valueOf(d.maxWrites()))),
+          Long.parseLong(system.getProperty(OVERRIDE_PREFIX + "maxBytes", String.valueOf(d.maxBytes()))));
     }
   }
 

@@ -10,10 +10,14 @@ final class Await {
   private Await() {}
 
   static void until(Duration timeout, String what, BooleanSupplier condition) {
+    long start = System.nanoTime();
     try {
       // polled in the calling thread, as the conditions read test state that is not thread-safe
       Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
           .pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+      if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
+        System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
+      }
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("timed out after " + timeout + " waiting for " + what, e);
     }

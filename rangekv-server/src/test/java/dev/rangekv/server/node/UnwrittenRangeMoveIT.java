@@ -1,7 +1,5 @@
 package dev.rangekv.server.node;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;
@@ -34,17 +32,12 @@ class UnwrittenRangeMoveIT {
         n2.join(Duration.ofSeconds(30));
         ManagedChannel ch = ManagedChannelBuilder.forTarget(c2.clientAddress()).usePlaintext().build();
         try {
-          long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-          while (true) {
+          Await.until(Duration.ofSeconds(60), "n2 holds a live replica of the first range", () -> {
             List<ReplicaStatus> held = NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
                 .listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList();
-            if (!held.isEmpty() && held.get(0).getRange().getReplicasCount() == 2
-                && !held.get(0).getLeaderNodeId().isEmpty()) {
-              break;
-            }
-            assertThat(System.nanoTime()).as("n2 holds a live replica of the first range").isLessThan(end);
-            Thread.sleep(100);
-          }
+            return !held.isEmpty() && held.get(0).getRange().getReplicasCount() == 2
+                && !held.get(0).getLeaderNodeId().isEmpty();
+          });
         } finally {
           ch.shutdownNow();
         }
