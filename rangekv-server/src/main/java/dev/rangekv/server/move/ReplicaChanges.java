@@ -181,11 +181,44 @@ public final class ReplicaChanges {
       reply = await(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
           ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
           Duration.ofSeconds(15), "transfer leadership");
+    } catch (RangeKvException e) {
+      stepDownIfStuck(ctx, e);
+      throw e;
     } finally {
       gateway.transferEnded(ctx.rangeId());
     }
     log.info("leadership transferred rangeId={} to={}", ctx.rangeId(), target);
     return reply.isSuccess() ? target : "";
+  }
+
+  /**
+   * Ratis 3.3.0 leaves a leadership transfer that failed to start pending for good
+   * ({@code TransferLeadership.start} completes the request's reply but never clears it; only a
+   * timed-out transfer or a new leader clears it): the leader then refuses every write and every
+   * configuration change with {@code LeaderSteppingDownException} until its leadership changes, and a
+   * transfer to any other replica is refused as "a previous request exists". It happens when the target
+   * does not answer StartLeaderElection at once, e.g. it died just before: the range would stay unwritable
+   * and unrepairable (ControllerRepairIT). Stepping down is the one public way out: the election that
+   * follows (among the live replicas; this one may win again) clears the pending transfer.
+   */
+  private void stepDownIfStuck(LeaderContext ctx, RangeKvException failure) {
+    String message = String.valueOf(failure.getMessage());
+    boolean notStarted = message.contains("COMPLETED_EXCEPTIONALLY") || message.contains("NULL_LOG_APPENDER")
+        || message.contains("NULL_FOLLOWER") || message.contains("a previous");
+    if (!notStarted || !ctx.division().getInfo().isLeader()) {
+      return;
+    }
+    log.warn("leadership transfer failed to start, stepping down to clear it rangeId={} error={}", ctx.rangeId(),
+        message);
+    try {
+      server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
+          ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), null, 5_000))
+          .get(10, TimeUnit.SECONDS);
+    } catch (IOException | ExecutionException | TimeoutException e) {
+      log.warn("step down failed rangeId={} error={}", ctx.rangeId(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
