@@ -92,6 +92,25 @@ public final class OperatorPlanner {
     return steps;
   }
 
+  /**
+   * Why a running operator must give its range back, if it must: one of its unfinished steps (from index
+   * {@code step}) adds a replica on, or moves leadership to, a node that is not live. Such a step cannot
+   * finish, and a repair of the range would wait for it until the operator's deadline (repairs come
+   * first; PD's operator checker cancels these too).
+   */
+  public static Optional<String> preemption(Operator op, int step, Set<String> liveNodes) {
+    for (OpStep s : op.steps().subList(Math.min(step, op.steps().size()), op.steps().size())) {
+      Optional<String> target = s instanceof OpStep.AddReplica a ? Optional.of(a.nodeId())
+          : s instanceof OpStep.TransferLeader t ? Optional.of(t.toNode())
+          : s instanceof OpStep.TransferLeaderAway t ? Optional.of(t.heir())
+          : Optional.empty();
+      if (target.isPresent() && !liveNodes.contains(target.get())) {
+        return Optional.of("node " + target.get() + " is dead: " + s.describe() + " cannot finish");
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Accumulates operators, at most one per range, skipping locked ranges. */
   private static final class Builder {
     final ClusterSnapshot s;

@@ -112,4 +112,24 @@ class OperatorPlannerTest {
     assertThat(p.operators()).extracting(Operator::kind).contains(OperatorKind.MERGE);
     assertThat(p.operators()).allSatisfy(o -> assertThat(o.deadlineMillis()).isGreaterThan(NOW));
   }
+  @Test
+  void aRunningOperatorWhoseRemainingStepsAimAtADeadNode_isPreempted_andOneWhoseDoneStepsDid_isNot() {
+    Operator move = new Operator(1, 1, OperatorKind.REBALANCE, List.of(new OpStep.AddReplica("n4"),
+        new OpStep.TransferLeaderAway("n1", "n2"), new OpStep.RemoveReplica("n1")), WHY, NOW + 1000);
+    Set<String> allLive = Set.of("n1", "n2", "n3", "n4");
+
+    assertThat(OperatorPlanner.preemption(move, 0, allLive)).isEmpty();
+    assertThat(OperatorPlanner.preemption(move, 0, Set.of("n1", "n2", "n3")))
+        .contains("node n4 is dead: add replica on n4 cannot finish");
+    assertThat(OperatorPlanner.preemption(move, 1, Set.of("n1", "n2", "n3"))).as("n4 already added").isEmpty();
+    assertThat(OperatorPlanner.preemption(move, 1, Set.of("n1", "n3", "n4")))
+        .contains("node n2 is dead: transfer leader off n1 cannot finish");
+    assertThat(OperatorPlanner.preemption(move, 2, Set.of("n1", "n3", "n4"))).as("removals need no target").isEmpty();
+
+    Operator transfer = new Operator(1, 1, OperatorKind.REBALANCE_LEADER,
+        List.of(new OpStep.TransferLeader("n1", "n4")), WHY, NOW + 1000);
+    assertThat(OperatorPlanner.preemption(transfer, 0, Set.of("n1", "n2", "n3")))
+        .contains("node n4 is dead: transfer leader n1 -> n4 cannot finish");
+    assertThat(OperatorPlanner.preemption(transfer, 0, allLive)).isEmpty();
+  }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
 import dev.rangekv.core.controller.OperatorInputs;
+import dev.rangekv.core.controller.OperatorPlanner;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
@@ -163,6 +164,7 @@ public final class Controller {
     MetaView view = meta.view();
     List<SplitEvent> splits = history.refresh(view, nowMillis, config.splitCooldownMillis());
     SnapshotBuilder.Built built = SnapshotBuilder.build(view, stats, queue.moves(), splits);
+    preemptStepsOnDeadNodes(built, nowMillis);
     TickPlan plan = ControllerPlanner.tick(built.snapshot(), state, config, nowMillis,
         new OperatorInputs(queue.locked(nowMillis), built.unmeasured(), timeouts));
     state = plan.next();
@@ -184,6 +186,25 @@ public final class Controller {
     Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
     metaVoters.placeIfDue(view.nodes().stream().filter(n -> live.contains(n.getNodeId())).toList(), view.nodes());
     return Optional.of(plan);
+  }
+
+  /**
+   * Cancels, without backing off, the running operators whose remaining steps aim at a dead node
+   * ({@link OperatorPlanner#preemption}), so this tick's plan can repair their ranges. Called with the
+   * lock held.
+   */
+  private void preemptStepsOnDeadNodes(SnapshotBuilder.Built built, long nowMillis) {
+    Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
+    boolean any = false;
+    for (Map.Entry<Operator, Integer> r : queue.runningSteps()) {
+      Optional<String> why = OperatorPlanner.preemption(r.getKey(), r.getValue(), live);
+      if (why.isPresent()) {
+        any |= queue.preempt(r.getKey().rangeId(), why.get());
+      }
+    }
+    if (any) {
+      advance(nowMillis);
+    }
   }
 
   /** On gaining the meta leadership: the planner state and the queue start over. Called with the lock held. */
@@ -282,7 +303,8 @@ public final class Controller {
 
   /**
    * A step's answer: report what it changed and advance at once. A failure is retried by the next pass,
-   * except a NOT_LEADER naming another node: that retry goes there at once (it still counts as an attempt).
+   * except a NOT_LEADER naming another node: that retry goes there at once (it still counts as an attempt);
+   * and a refusal ({@link StepCalls#isRefusal}) cancels the operator at once, as retrying cannot help.
    */
   private void answered(OperatorQueue.Send s, String nodeId, StepCalls.Reply reply, Throwable err) {
     long rangeId = s.op().rangeId();
@@ -290,13 +312,16 @@ public final class Controller {
       String message = unwrap(err).getMessage();
       log.warn("operator step failed rangeId={} step={} attempt={} nodeId={} error={}", rangeId, s.step().describe(),
           s.attempt(), nodeId, message);
-      queue.failed(s.id(), s.index(), message == null ? "" : message);
+      boolean refused = StepCalls.isRefusal(err);
+      queue.failed(s.id(), s.index(), message == null ? "" : message, refused);
       Optional<String> hint = RangeKvErrors.fromThrowable(unwrap(err).getCause() == null ? err : unwrap(err).getCause())
           .filter(e -> e.hasNotLeader()).map(e -> e.getNotLeader().getLeaderNodeId())
           .filter(h -> !h.isEmpty() && !h.equals(nodeId));
       if (hint.isPresent()) {
         leaderHints.put(rangeId, hint.get());
         poke();
+      } else if (refused) {
+        poke(); // cancelled now, not a tick later
       }
       return;
     }

@@ -108,6 +108,10 @@ final class OperatorQueue {
     boolean sent;
     long sentAt;
     String error = "";
+    /** The node refused the step outright: cancel without another attempt. */
+    boolean refused;
+    /** Why the planner took the range back (a step aims at a dead node): cancel without backing off. */
+    String preempted = "";
 
     Running(Operator op) {
       this.op = op;
@@ -154,7 +158,7 @@ final class OperatorQueue {
       if (a.isPresent() && !(a.get() instanceof Send)) {
         it.remove();
         r.op.rangeIds().forEach(x -> held.remove(x, id));
-        if (a.get() instanceof Cancelled) {
+        if (a.get() instanceof Cancelled && r.preempted.isEmpty()) {
           r.op.rangeIds().forEach(x -> backoffUntil.put(x, nowMillis + backoffMillis));
         }
       }
@@ -167,6 +171,9 @@ final class OperatorQueue {
     Operator op = r.op;
     if (seen.isEmpty()) {
       return Optional.of(new Cancelled(id, op, "r" + op.rangeId() + " is no longer in the map"));
+    }
+    if (!r.preempted.isEmpty()) {
+      return Optional.of(new Cancelled(id, op, r.preempted));
     }
     Observed o = seen.get();
     if (r.step == 0 && !r.sent && o.descriptor().generation() != op.expectedGeneration()) {
@@ -182,6 +189,7 @@ final class OperatorQueue {
       r.attempt = 0;
       r.sent = false;
       r.error = "";
+      r.refused = false;
     }
     OpStep step = op.steps().get(r.step);
     if (now > op.deadlineMillis()) {
@@ -193,7 +201,7 @@ final class OperatorQueue {
       if (r.error.isEmpty() && !timedOut) {
         return Optional.empty(); // in flight
       }
-      if (r.attempt + 1 >= timeouts.attempts()) {
+      if (r.refused || r.attempt + 1 >= timeouts.attempts()) {
         // the last call's error says it best; a step that just never finished says how long it had
         String why = r.error.isEmpty() ? step.describe() + " not finished within " + timeouts.of(step) + " ms, "
             + timeouts.attempts() + " attempts" : r.error;
@@ -209,10 +217,39 @@ final class OperatorQueue {
 
   /** The call for step {@code index} of operator {@code id} failed: the next pass retries or cancels it. */
   synchronized void failed(long id, int index, String error) {
+    failed(id, index, error, false);
+  }
+
+  /**
+   * As {@link #failed(long, int, String)}; when {@code refused} (the node refused the step for what it
+   * is, so sending it again cannot help) the next pass cancels the operator at once with {@code error}.
+   */
+  synchronized void failed(long id, int index, String error, boolean refused) {
     Running r = running.get(id);
     if (r != null && r.step == index && r.sent) {
       r.error = error.isEmpty() ? "failed" : error;
+      r.refused = refused;
     }
+  }
+
+  /**
+   * The planner takes back the range of the operator running on {@code rangeId}, for {@code reason}: the
+   * next pass cancels it, and its ranges do not back off (a repair is waiting for them). Answers whether
+   * such an operator was running.
+   */
+  synchronized boolean preempt(long rangeId, String reason) {
+    Long id = held.get(rangeId);
+    Running r = id == null ? null : running.get(id);
+    if (r == null || !r.preempted.isEmpty()) {
+      return false;
+    }
+    r.preempted = reason;
+    return true;
+  }
+
+  /** The running operators with the index of their current step, in admission order. */
+  synchronized List<Map.Entry<Operator, Integer>> runningSteps() {
+    return running.values().stream().map(r -> Map.entry(r.op, r.step)).toList();
   }
 
   /** Step {@code index} of operator {@code id} could not be sent (no leader known): the next pass sends it. */

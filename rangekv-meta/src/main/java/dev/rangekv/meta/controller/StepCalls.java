@@ -217,6 +217,24 @@ final class StepCalls {
     return out;
   }
 
+  /**
+   * Whether a failed call is a refusal of the step for what it is (an invalid argument, an internal
+   * error on the node): sending it again cannot help, so its operator is cancelled at once. Anything
+   * else may pass on a retry: an unreachable node, another leader, a deadline, a range not there yet, a
+   * failure that never reached a node.
+   */
+  static boolean isRefusal(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof io.grpc.StatusRuntimeException || c instanceof io.grpc.StatusException) {
+        Status.Code code = Status.fromThrowable(c).getCode();
+        return code == Status.Code.INVALID_ARGUMENT || code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN
+            || code == Status.Code.UNIMPLEMENTED || code == Status.Code.PERMISSION_DENIED
+            || code == Status.Code.UNAUTHENTICATED;
+      }
+    }
+    return false;
+  }
+
   static String message(Throwable t) {
     Optional<dev.rangekv.proto.RangeKvError> typed = RangeKvErrors.fromThrowable(t);
     if (typed.isPresent() && !typed.get().getMessage().isEmpty()) {

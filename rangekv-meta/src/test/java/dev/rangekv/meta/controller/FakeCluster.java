@@ -60,7 +60,6 @@ final class FakeCluster {
   private final Set<String> dead = new HashSet<>();
   private final List<String> calls = new ArrayList<>();
   private final Map<String, RuntimeException> failNext = new HashMap<>();
-  private final Map<String, Integer> failTimes = new HashMap<>();
   private long nextRangeId = 1;
   private volatile CountDownLatch moveGate;
   final AtomicInteger activeMoves = new AtomicInteger();
@@ -269,22 +268,9 @@ final class FakeCluster {
 
   private void fail(String op) {
     RuntimeException e = failNext.remove(op);
-    Integer more = failTimes.get(op);
-    if (e != null && more != null && more > 1) {
-      failTimes.put(op, more - 1);
-      failNext.put(op, e);
-    } else if (e != null) {
-      failTimes.remove(op);
-    }
     if (e != null) {
       throw e;
     }
-  }
-
-  /** The next {@code times} calls of {@code op} fail with {@code e}. */
-  synchronized void failTimes(String op, int times, RuntimeException e) {
-    failNext.put(op, e);
-    failTimes.put(op, times);
   }
 
   synchronized String leaderOf(long rangeId) {

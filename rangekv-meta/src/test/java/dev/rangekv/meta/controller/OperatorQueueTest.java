@@ -132,4 +132,30 @@ class OperatorQueueTest {
     assertThat(queue.admit(onThree, 0, Optional.of(hold))).as("the holder's own").isPresent();
     assertThat(queue.locked(0)).containsExactlyInAnyOrder(1L, 2L, 3L);
   }
+  @Test
+  void aRefusedCall_cancelsTheOperatorAtOnce_withTheNodesAnswer() {
+    report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
+    long id = queue.admit(move(1000), 0).orElseThrow();
+    OperatorQueue.Send first = (OperatorQueue.Send) at(0).get(0);
+    queue.failed(id, first.index(), "split_key: bad", true);
+
+    assertThat(at(1)).singleElement().isInstanceOfSatisfying(OperatorQueue.Cancelled.class,
+        c -> assertThat(c.reason()).isEqualTo("split_key: bad"));
+    assertThat(queue.locked(1)).as("backing off").containsExactly(1L);
+  }
+
+  @Test
+  void aPreemptedOperator_isCancelledWithItsReason_andItsRangeIsFreeAtOnce() {
+    report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
+    queue.admit(move(1000), 0);
+    assertThat(at(0)).hasSize(1);
+    assertThat(queue.runningSteps()).singleElement().satisfies(e -> assertThat(e.getValue()).isZero());
+
+    assertThat(queue.preempt(1, "node n4 is dead")).isTrue();
+    assertThat(queue.preempt(2, "no operator there")).isFalse();
+    assertThat(at(1)).singleElement().isInstanceOfSatisfying(OperatorQueue.Cancelled.class,
+        c -> assertThat(c.reason()).isEqualTo("node n4 is dead"));
+    assertThat(queue.locked(1)).as("no back-off: a repair waits for the range").isEmpty();
+    assertThat(queue.runningSteps()).isEmpty();
+  }
 }
