@@ -3,6 +3,7 @@ package dev.rangekv.cli;
 import dev.rangekv.cli.admin.EventsCommand;
 import dev.rangekv.cli.cert.CertCommand;
 import dev.rangekv.cli.cluster.CliException;
+import dev.rangekv.cli.cluster.RunOutput;
 import dev.rangekv.cli.admin.MergeCommand;
 import dev.rangekv.cli.admin.MoveCommand;
 import dev.rangekv.cli.admin.PlacementRulesCommand;
@@ -15,6 +16,7 @@ import dev.rangekv.cli.demo.DemoCommand;
 import dev.rangekv.cli.kv.DelCommand;
 import dev.rangekv.cli.kv.GetCommand;
 import dev.rangekv.cli.kv.PutCommand;
+import dev.rangekv.cli.kv.QuickKv;
 import dev.rangekv.cli.kv.ScanCommand;
 import dev.rangekv.cli.node.ConfigFile;
 import dev.rangekv.cli.node.NodeCommand;
@@ -27,6 +29,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 import dev.rangekv.cli.logging.CommandLogs;
@@ -67,7 +70,9 @@ public final class RangeKvCommand implements Runnable {
    * start and demo host nodes: registered only where the server is on the class path (the full jar);
    * picocli introspects a command's methods, whose signatures name server types the thin jar lacks.
    */
-  private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+  private static final class Registry { // a holder: the fast path of get/put/del/scan never builds the map
+    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+  }
 
   private static Map<String, Supplier<Object>> subcommands() {
     Map<String, Supplier<Object>> m = new LinkedHashMap<>();
@@ -99,7 +104,7 @@ public final class RangeKvCommand implements Runnable {
 
   /** Builds the command line with every subcommand, the house exit codes and one-line error messages. */
   public static CommandLine commandLine() {
-    return commandLine(SUBCOMMANDS.keySet());
+    return commandLine(Registry.SUBCOMMANDS.keySet());
   }
 
   /**
@@ -108,32 +113,24 @@ public final class RangeKvCommand implements Runnable {
    */
   static CommandLine commandLine(String[] args) {
     String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
-    boolean one = SUBCOMMANDS.containsKey(named) && !named.equals("help") && !named.equals("completion");
-    return commandLine(one ? Set.of(named) : SUBCOMMANDS.keySet());
+    boolean one = Registry.SUBCOMMANDS.containsKey(named) && !named.equals("help") && !named.equals("completion");
+    return commandLine(one ? Set.of(named) : Registry.SUBCOMMANDS.keySet());
   }
 
   private static CommandLine commandLine(Set<String> names) {
     CommandLine cl = new CommandLine(new RangeKvCommand());
-    SUBCOMMANDS.forEach((name, make) -> {
+    Registry.SUBCOMMANDS.forEach((name, make) -> {
       if (names.contains(name)) {
         cl.addSubcommand(name, make.get());
       }
     });
     // no @file expansion: "rangekv put k @/etc/hostname" stores the text "@/etc/hostname" (--value-file reads a file)
     cl.setExpandAtFiles(false);
-    cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-      PrintWriter err = cmd.getErr();
-      err.println("error: " + oneLine(ex));
-      if (verbose(parseResult)) {
-        ex.printStackTrace(err);
-      }
-      err.flush();
-      return ex instanceof CliException c ? c.exitCode() : CliException.FAILED;
-    });
+    cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> RunOutput.failed(ex, cmd.getErr(), verbose(parseResult)));
     cl.setParameterExceptionHandler((ex, args) -> {
       CommandLine cmd = ex.getCommandLine();
       PrintWriter err = cmd.getErr();
-      err.println("error: " + oneLine(ex));
+      err.println("error: " + RunOutput.oneLine(ex));
       err.println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
       if (verbose(cmd.getParseResult())) {
         ex.printStackTrace(err);
@@ -152,12 +149,6 @@ public final class RangeKvCommand implements Runnable {
     } catch (ClassNotFoundException e) {
       return false; // the thin jar: the launcher runs start and demo with the full one
     }
-  }
-
-  private static String oneLine(Throwable ex) {
-    String m = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 
   private static boolean verbose(CommandLine.ParseResult r) {
@@ -179,6 +170,39 @@ public final class RangeKvCommand implements Runnable {
       System.exit(e.exitCode());
       return;
     }
-    System.exit(commandLine(expanded).execute(expanded));
+    int exit = run(expanded, RunOutput.stdout(), RunOutput.stderr());
+    if (Boolean.getBoolean(CDS_TRAINING)) {
+      loadEveryCommandModel();
+    }
+    System.exit(exit);
+  }
+
+  /**
+   * Runs the command {@code args} name, writing to {@code out} and {@code err}; returns the exit code.
+   * get, put, del and scan in their usual forms take the fast path ({@link QuickKv}: no picocli model);
+   * everything else, and anything the fast path declines, is parsed and run by picocli.
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    OptionalInt quick = QuickKv.run(args, out, err);
+    if (quick.isPresent()) {
+      return quick.getAsInt();
+    }
+    CommandLine cl = commandLine(args);
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl.execute(args);
+  }
+
+  /**
+   * Set by the launcher on the run whose loaded classes make the class data sharing archive
+   * ({@code bin/rangekv-run}): that run is a KV command, which the fast path runs without picocli, so
+   * this also loads what help and the other commands use (every command's model, the usage text).
+   */
+  static final String CDS_TRAINING = "rangekv.cds.training";
+
+  private static void loadEveryCommandModel() {
+    CommandLine cl = commandLine();
+    cl.getUsageMessage();
+    cl.getSubcommands().values().forEach(CommandLine::getUsageMessage);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rangekv.cli;
 
+import dev.rangekv.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -7,7 +8,16 @@ import picocli.CommandLine;
 /** Runs the command in-process and captures its exit code, stdout and stderr. */
 public record CliRun(int exit, String out, String err) {
 
+  /** Runs {@code args} as main does: get/put/del/scan through the fast path where it takes them, else picocli. */
   public static CliRun of(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = RangeKvCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /** Runs {@code args} through picocli only (the model of the command they name), never the fast path. */
+  public static CliRun picocli(String... args) {
     CommandLine cl = RangeKvCommand.commandLine(args); // as main builds it: only the command the args name
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -52,9 +52,18 @@ public final class OneNodeCluster implements BeforeAllCallback, AfterAllCallback
 
   /** Runs the command with {@code args} plus {@code --cluster <the node>}. */
   public CliRun run(String... args) {
+    return CliRun.of(withCluster(args));
+  }
+
+  /** As {@link #run}, through picocli only (never the fast path of get/put/del/scan). */
+  public CliRun runPicocli(String... args) {
+    return CliRun.picocli(withCluster(args));
+  }
+
+  private String[] withCluster(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--cluster");
     all.add(address());
-    return CliRun.of(all.toArray(String[]::new));
+    return all.toArray(String[]::new);
   }
 }

@@ -3,6 +3,7 @@ package dev.rangekv.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testkit.Seed;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,10 +31,7 @@ class CrashRecoveryIT {
   @Test
   @Timeout(180)
   void killedWriter_leavesDataAndAppliedIndexConsistent() throws Exception {
-    String seedProp = System.getProperty("rangekv.seed", "").trim();
-    long seed = seedProp.isEmpty() || seedProp.startsWith("${")
-        ? new SplittableRandom().nextLong() : Long.parseLong(seedProp);
-    System.out.println("CrashRecoveryIT seed=" + seed + " (replay with -Drangekv.seed=" + seed + ")");
+    long seed = Seed.of("CrashRecoveryIT");
     SplittableRandom random = new SplittableRandom(seed);
     Path store = dir.resolve("store");
     long lastSeen = 0;

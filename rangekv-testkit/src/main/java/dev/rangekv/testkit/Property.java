@@ -84,7 +84,7 @@ public final class Property {
     return new SplittableRandom().nextLong();
   }
 
-  private static long mix(long base, int caseIndex) {
+  static long mix(long base, int caseIndex) {
     long z = base + 0x9E3779B97F4A7C15L * (caseIndex + 1L);
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

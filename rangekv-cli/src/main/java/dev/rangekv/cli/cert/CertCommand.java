@@ -86,6 +86,8 @@ public final class CertCommand implements Runnable {
       return 0;
     } catch (IOException | GeneralSecurityException e) {
       throw new CliException(e.getMessage(), e);
+    } catch (NoClassDefFoundError e) { // the thin jar has no Bouncy Castle: bin/rangekv runs cert with the full one
+      throw new CliException("rangekv cert needs the full jar (rangekv.jar; bin/rangekv runs it): " + e.getMessage(), e);
     }
   }
 

@@ -23,15 +23,21 @@ public abstract class ClusterCommand implements Callable<Integer> {
   @Spec
   protected CommandLine.Model.CommandSpec spec;
 
+  /** Set instead of {@link #spec} when the fast path runs this command (no picocli model). */
+  private QuickRun quick;
+
   @Override
   public final Integer call() {
     List<String> addresses;
     try {
       addresses = options.addresses();
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+      throw usageError(e.getMessage(), e);
     }
     if (options.timeout().isZero()) { // the client's own message would name its internal settings
+      if (quick != null) {
+        throw new QuickRun.Declined("--timeout 0"); // picocli's parse result has the option as typed
+      }
       CommandLine.Model.OptionSpec typed = spec.commandLine().getParseResult().matchedOption("--timeout");
       throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive, got "
           + (typed == null ? options.timeout() : typed.stringValues().get(0)));
@@ -41,11 +47,34 @@ public abstract class ClusterCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * Runs this command with options the fast path parsed, as {@link #call()} does after picocli's parse.
+   * A usage error throws {@link QuickRun.Declined}; every command raises those before its first call.
+   */
+  public final int callQuick(ClusterOptions parsed, QuickRun run) {
+    this.options = parsed;
+    this.quick = run;
+    return call();
+  }
+
+  /** A usage error (exit 2, one line and a usage hint); in a fast-path run, a hand-over to picocli. */
+  protected final RuntimeException usageError(String message, Throwable cause) {
+    if (quick != null) {
+      return new QuickRun.Declined(message);
+    }
+    return new CommandLine.ParameterException(spec.commandLine(), message, cause);
+  }
+
+  /** True when the command line named {@code option} (not just its default). */
+  protected final boolean given(String option) {
+    return quick != null ? quick.given().contains(option) : spec.commandLine().getParseResult().hasMatchedOption(option);
+  }
+
   /** Runs the command against the cluster reached through {@code addresses}. */
   protected abstract void execute(List<String> addresses);
 
   protected PrintWriter out() {
-    return spec.commandLine().getOut();
+    return quick != null ? quick.out() : spec.commandLine().getOut();
   }
 
   protected boolean json() {
@@ -61,7 +90,7 @@ public abstract class ClusterCommand implements Callable<Integer> {
     try {
       return keys().parse(text);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), what + ": " + e.getMessage(), e);
+      throw usageError(what + ": " + e.getMessage(), e);
     }
   }
 

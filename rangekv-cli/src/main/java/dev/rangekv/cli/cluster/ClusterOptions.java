@@ -2,9 +2,13 @@ package dev.rangekv.cli.cluster;
 
 import dev.rangekv.cli.format.DurationText;
 import dev.rangekv.cli.format.KeyFormat;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import dev.rangekv.proto.tls.TlsFiles;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
@@ -29,6 +33,49 @@ public final class ClusterOptions {
 
   @Option(names = "--hex", description = "keys and values are hex (raw bytes) on input and output")
   boolean hex;
+
+  /** The options {@link #quick} reads: valued ones, then flags (the TLS mixin's included). */
+  public static final Set<String> VALUED = Set.of("--cluster", "--timeout", "--certs-dir", "--user");
+  public static final Set<String> FLAGS = Set.of("--json", "--hex", "--insecure");
+
+  /**
+   * These options as picocli would set them from {@code values} (option name to its text) and {@code
+   * flags}, defaults included, for the fast path; throws {@link QuickRun.Declined} where picocli would
+   * report an error or the fast path cannot be sure to read it the same way (e.g. an empty variable).
+   */
+  public static ClusterOptions quick(Map<String, String> values, Set<String> flags) {
+    ClusterOptions o = new ClusterOptions();
+    o.cluster = values.containsKey("--cluster") ? values.get("--cluster") : environment("RANGEKV_CLUSTER", "127.0.0.1:7001");
+    try {
+      o.timeout = DurationText.parse(values.getOrDefault("--timeout", "15s"));
+    } catch (RuntimeException e) {
+      throw new QuickRun.Declined("--timeout: " + e.getMessage());
+    }
+    o.tls = new TlsOptions();
+    String certs = values.containsKey("--certs-dir") ? values.get("--certs-dir") : environment("RANGEKV_CERTS_DIR", null);
+    try {
+      o.tls.certsDir = certs == null ? null : Path.of(certs);
+    } catch (InvalidPathException e) {
+      throw new QuickRun.Declined("--certs-dir: " + e.getMessage());
+    }
+    o.tls.user = values.getOrDefault("--user", "root");
+    o.tls.insecure = flags.contains("--insecure");
+    o.json = flags.contains("--json");
+    o.hex = flags.contains("--hex");
+    return o;
+  }
+
+  /** An environment variable as a picocli default ({@code ${env:NAME:-fallback}}); empty ones are left to picocli. */
+  private static String environment(String name, String fallback) {
+    String v = System.getenv(name);
+    if (v == null) {
+      return fallback;
+    }
+    if (v.isEmpty() || v.contains("${")) {
+      throw new QuickRun.Declined("$" + name + " is empty or holds a ${...}");
+    }
+    return v;
+  }
 
   /** The seed addresses, trimmed, in the order given. */
   public List<String> addresses() {

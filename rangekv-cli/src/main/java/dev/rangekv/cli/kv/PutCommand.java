@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,7 +27,7 @@ public final class PutCommand extends KeyWriteCommand {
   @Override
   Consumer<RangeKvClient> write(Key k) {
     if ((value == null) == (valueFile == null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "give either VALUE or --value-file FILE");
+      throw usageError("give either VALUE or --value-file FILE", null);
     }
     byte[] v = value != null ? parseBytes(value, "VALUE") : read(valueFile);
     return c -> c.put(k, v);

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -44,7 +43,7 @@ public final class ScanCommand extends ClusterCommand {
   @Override
   protected void execute(List<String> addresses) {
     if (limit < 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be >= 0, got " + limit);
+      throw usageError("--limit must be >= 0, got " + limit, null);
     }
     Key lo = from == null ? Key.EMPTY : Key.of(parseBytes(from, "--from"));
     RangeEnd hi = to == null ? RangeEnd.INFINITY : RangeEnd.at(Key.of(parseBytes(to, "--to")));
@@ -57,10 +56,10 @@ public final class ScanCommand extends ClusterCommand {
       try {
         c = ScanCursor.decode(cursor);
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--from-cursor: " + e.getMessage(), e);
+        throw usageError("--from-cursor: " + e.getMessage(), e);
       }
-      if (c.reverse() != reverse && spec.commandLine().getParseResult().hasMatchedOption("--reverse")) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--from-cursor was printed by a scan in the other direction");
+      if (c.reverse() != reverse && given("--reverse")) {
+        throw usageError("--from-cursor was printed by a scan in the other direction", null);
       }
       scanOptions = scanOptions.withAfter(c);
     }

@@ -2,7 +2,7 @@ package dev.rangekv.cli.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +71,11 @@ class DistributionIT {
   void demo_andThreeNodesFromTheConfigFile_runFromTheUnpackedArchive() throws Exception {
     Run version = run("version", List.of("--version"), Duration.ofSeconds(60));
     assertThat(version.exit()).as(version.out()).isZero();
-    assertThat(version.out()).contains("rangekv ").contains("commit ");
+    assertThat(version.out()).contains("rangekv ").contains("commit ").contains("built ");
+    // cert needs Bouncy Castle, which the thin jar leaves out: bin/rangekv runs it with the full jar
+    Run ca = run("cert", List.of("cert", "create-ca", "--certs-dir", dir.resolve("certs").toString()), STEP);
+    assertThat(ca.exit()).as(ca.out()).isZero();
+    assertThat(dir.resolve("certs/ca.crt")).exists();
 
     Path tmp = Files.createDirectories(dir.resolve("demo-tmp"));
     Run demo = run("demo", List.of("demo", "--duration", "45s"), Duration.ofSeconds(240),

@@ -74,6 +74,20 @@ class KvCommandsIT {
     assertThat(r.err()).startsWith("error: --from-cursor: not a scan cursor");
   }
 
+  @Test
+  void theFastPath_printsAndExitsAsPicocliDoes() {
+    ok(run("put", "same", "value"));
+    for (String[] args : new String[][] {
+        {"put", "same", "value"}, {"put", "--json", "same", "value"}, {"get", "same"}, {"get", "same", "--json"},
+        {"get", "--hex", "73616d65"}, {"get", "absent"}, {"get", "absent", "--json"}, {"del", "gone"},
+        {"scan", "--from", "s", "--to", "t", "--limit", "1"}, {"scan", "--reverse", "--json"},
+        {"put", "", "v"}, {"get", "k", "--certs-dir", CLUSTER.dir().resolve("none").toString()}}) {
+      CliRun fast = run(args);
+      CliRun picocli = CLUSTER.runPicocli(args);
+      assertThat(fast).as(String.join(" ", args)).isEqualTo(picocli);
+    }
+  }
+
   private static String cursorOf(String out) {
     Matcher m = Pattern.compile("--from-cursor (\\S+)").matcher(out);
     assertThat(m.find()).as(out).isTrue();

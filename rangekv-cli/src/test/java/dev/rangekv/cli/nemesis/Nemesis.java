@@ -1,6 +1,6 @@
 package dev.rangekv.cli.nemesis;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.testkit.history.FaultLog;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testkit.Seed;
 import dev.rangekv.testkit.history.CounterModel;
 import dev.rangekv.testkit.history.FaultLog;
 import dev.rangekv.testkit.history.RegisterModel;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -57,9 +57,9 @@ class NemesisProcessIT {
   @Timeout(value = 40, unit = TimeUnit.MINUTES) // a 600 s run plus start-up and the final check fits
   void underKillsPausesAndRangeChanges_noAcknowledgedWriteIsLost_andNoOperationFailsOutsideAFault()
       throws Exception {
-    long seed = seed();
+    long seed = Seed.of("nemesis");
     long seconds = duration(System.getProperty("rangekv.nemesis.duration", "")).toSeconds();
-    System.out.println("nemesis: seed=" + seed + " seconds=" + seconds + " (replay with -Drangekv.seed=" + seed + ")");
+    System.out.println("nemesis: seconds=" + seconds);
     Path logs = Path.of("target", "nemesis-logs", "seed-" + seed);
     long origin = System.nanoTime();
     FaultLog faults = new FaultLog(CLIENT_TIMEOUT.plusSeconds(2).toNanos());
@@ -127,11 +127,6 @@ class NemesisProcessIT {
       return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1)));
     }
     return Duration.ofSeconds(Long.parseLong(s.endsWith("s") ? s.substring(0, s.length() - 1) : s));
-  }
-
-  private static long seed() {
-    String s = System.getProperty("rangekv.seed", "").trim();
-    return s.isEmpty() || s.startsWith("${") ? ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE) : Long.parseLong(s);
   }
 
   /** n1 bootstraps, takes a first write, the others join; waits for replication and pre-splits per writer. */

@@ -1,6 +1,6 @@
 package dev.rangekv.cli.nemesis;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import dev.rangekv.server.node.NodeConfig;
 import java.io.IOException;

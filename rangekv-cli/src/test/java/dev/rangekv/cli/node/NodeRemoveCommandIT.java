@@ -2,7 +2,7 @@ package dev.rangekv.cli.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.server.node.LocalCluster;

@@ -1,6 +1,6 @@
 package dev.rangekv.cli.process;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.RangeKvCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

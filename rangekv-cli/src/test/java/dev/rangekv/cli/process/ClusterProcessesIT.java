@@ -2,7 +2,7 @@ package dev.rangekv.cli.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.server.node.NodeConfig;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.rangekv.cli.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rangekv.cli.Await;
+import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;

@@ -27,7 +27,9 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class HotCounter {
   private static final int MAX_CAS_TRIES = 10_000;
-  private static final int MAX_FOLD_TRIES = 20;
+  private static final int MAX_FOLD_TRIES = 200;
+  /** Longest pause between fold attempts: writers still add to the key itself while it folds. */
+  private static final long MAX_FOLD_PAUSE_MILLIS = 50;
 
   private final RangeKvClient client;
   private final Key key;
@@ -102,7 +104,9 @@ public final class HotCounter {
 
   /**
    * Folds the parts into the key with one atomic batch (all keys must share a range), then readers
-   * forget the parts. Concurrent changes make the batch's checks fail; it then re-reads and retries.
+   * forget the parts. Concurrent changes make the batch's checks fail; it then re-reads and retries
+   * after a random pause that grows with the attempts, so that writers still adding to the key (each
+   * with its own compare-and-set loop) cannot keep landing between its read and its batch.
    */
   public FoldOutcome fold() {
     if (lists.writesParts(key)) {
@@ -136,8 +140,19 @@ public final class HotCounter {
         lists.readersForget(key);
         return FoldOutcome.FOLDED;
       }
+      pauseBeforeRetry(attempt);
     }
     return FoldOutcome.KEPT_PARTS;
+  }
+
+  private static void pauseBeforeRetry(int attempt) {
+    long bound = Math.min(MAX_FOLD_PAUSE_MILLIS, 1L << Math.min(attempt, 6));
+    try {
+      Thread.sleep(1 + ThreadLocalRandom.current().nextLong(bound));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while folding a hot counter", e);
+    }
   }
 
   private void addTo(Key target, long delta) {

@@ -5,11 +5,12 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
 import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.testkit.Seed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,7 +32,7 @@ final class Churner implements AutoCloseable {
   private final MoveClient mover;
   private final IntFunction<Key> splitKeys;
   private final int keyCount;
-  private final Random random;
+  private final SplittableRandom random;
   private final Thread thread;
   final AtomicInteger splits = new AtomicInteger();
   final AtomicInteger merges = new AtomicInteger();
@@ -40,12 +41,12 @@ final class Churner implements AutoCloseable {
   private final List<String> journal = java.util.Collections.synchronizedList(new ArrayList<>());
   private final long t0 = System.nanoTime();
 
-  Churner(TestCluster tc, IntFunction<Key> splitKeys, int keyCount, long seed, Duration runFor) {
+  Churner(TestCluster tc, IntFunction<Key> splitKeys, int keyCount, SplittableRandom random, Duration runFor) {
     this.tc = tc;
     this.mover = new MoveClient(tc.seeds(), Duration.ofSeconds(60));
     this.splitKeys = splitKeys;
     this.keyCount = keyCount;
-    this.random = new Random(seed);
+    this.random = random;
     long end = System.nanoTime() + runFor.toNanos();
     this.thread = new Thread(() -> {
       try {

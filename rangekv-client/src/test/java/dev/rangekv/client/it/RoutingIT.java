@@ -13,12 +13,13 @@ import dev.rangekv.client.routing.RouteTable;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.testkit.Seed;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -57,7 +58,7 @@ class RoutingIT {
         writer.put(k(i), ("v" + i).getBytes());
       }
       RouteTable before = stale.routeTable();
-      Random r = new Random(3);
+      SplittableRandom r = Seed.stream(Seed.of("RoutingIT"), 0);
       for (int i = 0; i < 30; i++) {
         tc.split(k(r.nextInt(n)));
       }

@@ -13,12 +13,13 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
+import dev.rangekv.testkit.Seed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -78,10 +79,11 @@ class ScanUnderChurnIT {
 
       Key lo = Key.utf8("churn/");
       Key hi = Key.utf8("churn0");
-      Random random = new Random(42);
+      long seed = Seed.of("ScanUnderChurnIT");
+      SplittableRandom random = Seed.stream(seed, 0);
       int scans = 0;
       long t0 = System.nanoTime();
-      try (Churner churner = new Churner(tc, ScanUnderChurnIT::k, N, 7, Duration.ofSeconds(25))) {
+      try (Churner churner = new Churner(tc, ScanUnderChurnIT::k, N, Seed.stream(seed, 1), Duration.ofSeconds(25))) {
         churner.start();
         while (churner.isAlive() || scans < 8) {
           try {

@@ -18,6 +18,7 @@ import dev.rangekv.proto.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
@@ -31,7 +32,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * An in-JVM {@link LocalCluster} (3 nodes unless told) for client integration tests, with admin helpers
@@ -56,20 +56,30 @@ final class TestCluster implements AutoCloseable {
    */
   RangeMap ranges() {
     List<RangeDescriptor> all = new ArrayList<>();
+    for (List<ReplicaStatus> replicas : replicasByNode().values()) {
+      replicas.forEach(r -> all.add(ProtoValues.descriptor(r.getRange())));
+    }
+    return CacheFold.fold(List.of(), all);
+  }
+
+  /**
+   * Each running node's replicas by its own account, by node index in order; a node that does not
+   * answer (still starting, or stopping) is left out: the others describe its ranges too.
+   */
+  private Map<Integer, List<ReplicaStatus>> replicasByNode() {
+    Map<Integer, List<ReplicaStatus>> out = new java.util.TreeMap<>();
     for (int i = 0; i < cluster.size(); i++) {
       if (!cluster.isRunning(i)) {
         continue;
       }
       try {
-        for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
-            .getReplicasList()) {
-          all.add(ProtoValues.descriptor(s.getRange()));
-        }
+        out.put(i, admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
+            .getReplicasList());
       } catch (RuntimeException e) {
-        // a node that does not answer: the others describe its ranges too
+        // a node that does not answer: see above
       }
     }
-    return CacheFold.fold(List.of(), all);
+    return out;
   }
 
   List<String> seeds() {
@@ -99,32 +109,20 @@ final class TestCluster implements AutoCloseable {
 
   /** The index of the node leading the range that holds {@code key}, by its own account. */
   int leaderIndexOf(Key key) {
-    int[] leader = {-1};
     // polling the nodes' own accounts: a new leader has no event to await
-    await("a leader for the range of " + key, Duration.ofSeconds(20), () -> {
-      leader[0] = findLeader(key);
-      return leader[0] >= 0;
-    });
-    return leader[0];
+    return Await.value(Duration.ofSeconds(20), Duration.ofMillis(20), "a leader for the range of " + key,
+        () -> findLeader(key));
   }
 
-  private int findLeader(Key key) {
-    for (int i = 0; i < cluster.size(); i++) {
-      if (!cluster.isRunning(i)) {
-        continue;
-      }
-      try {
-        for (ReplicaStatus s : admin(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
-            .getReplicasList()) {
-          if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
-            return i;
-          }
+  private Optional<Integer> findLeader(Key key) {
+    for (Map.Entry<Integer, List<ReplicaStatus>> node : replicasByNode().entrySet()) {
+      for (ReplicaStatus s : node.getValue()) {
+        if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
+          return Optional.of(node.getKey());
         }
-      } catch (RuntimeException e) {
-        // a node still starting: ask the others
       }
     }
-    return -1;
+    return Optional.empty();
   }
 
   /** Waits (bounded) until a read through {@code c} succeeds: the cluster elected its first leaders. */
@@ -148,16 +146,7 @@ final class TestCluster implements AutoCloseable {
 
   /** As {@link #await(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
   static void await(String what, Duration timeout, Duration poll, BooleanSupplier condition) {
-    long start = System.nanoTime();
-    try {
-      Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
-          .pollInterval(poll).until(condition::getAsBoolean);
-      if (Boolean.getBoolean("rangekv.await.trace")) { // where a slow test spends its time
-        System.out.printf("await: %.1f s until %s%n", (System.nanoTime() - start) / 1e9, what);
-      }
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError("timed out after " + timeout + " waiting until " + what, e);
-    }
+    Await.until(timeout, poll, what, condition);
   }
 
   private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {

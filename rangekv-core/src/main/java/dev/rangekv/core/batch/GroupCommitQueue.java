@@ -53,6 +53,33 @@ public final class GroupCommitQueue<T> {
     return waiting.isEmpty() ? List.of() : take();
   }
 
+  /** Adds {@code item} to wait for {@link #send}, whatever is in flight (for a shell that gates sends itself). */
+  public void add(T item) {
+    waiting.add(item);
+    waitingBytes += sizeOf.applyAsLong(item);
+  }
+
+  /** True when items wait and fewer than {@code maxInFlight} batches are out. */
+  public boolean canSend() {
+    return !waiting.isEmpty() && inFlight < maxInFlight;
+  }
+
+  /** Takes the next batch (it is then in flight); only when {@link #canSend}. */
+  public List<T> send() {
+    if (!canSend()) {
+      throw new IllegalStateException("group commit: send with nothing to send or no free slot: " + this);
+    }
+    return take();
+  }
+
+  /** One sent batch finished (either way), without taking the next: the shell decides when to {@link #send}. */
+  public void release() {
+    if (inFlight == 0) {
+      throw new IllegalStateException("group commit: a batch completed but none was in flight");
+    }
+    inFlight--;
+  }
+
   /** Batches sent and not yet completed. */
   public int inFlight() {
     return inFlight;

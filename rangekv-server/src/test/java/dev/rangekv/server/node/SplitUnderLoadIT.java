@@ -1,6 +1,7 @@
 package dev.rangekv.server.node;
 
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testkit.Seed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,10 +49,9 @@ class SplitUnderLoadIT {
       for (int i = 1; i < 50; i++) {
         splitKeys.add(Key.utf8(Writers.key(i * Writers.KEY_SPACE / 50)));
       }
-      long seed = System.nanoTime();
-      log.info("split order seed={}", seed);
-      Collections.shuffle(splitKeys, new Random(seed));
-      Writers writers = new Writers(cluster, 4);
+      long seed = Seed.of("SplitUnderLoadIT.repeatedSplits"); // split order (stream 0) and the writers' keys
+      Collections.shuffle(splitKeys, new Random(Seed.stream(seed, 0).nextLong()));
+      Writers writers = new Writers(cluster, 4, seed);
       try (writers) {
         writers.start();
         writers.awaitAcks(100, Duration.ofSeconds(60));

@@ -7,19 +7,21 @@ import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.testkit.Seed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writers that put continuously, each on its own keys ({@code key-NNNNNN} with NNNNNN mod count =
- * writer), recording the last acknowledged value per key; and the checks run afterwards.
+ * writer), recording the last acknowledged value per key; and the checks run afterwards. Writer w picks
+ * its keys from stream w + 1 of the test's seed ({@link Seed}).
  */
 final class Writers implements AutoCloseable {
   static final int KEY_SPACE = 100_000;
@@ -32,13 +34,19 @@ final class Writers implements AutoCloseable {
   final AtomicLong ackCount = new AtomicLong();
   final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  /** {@code count} writers drawing their keys from a fresh (printed) seed, or {@code -Drangekv.seed}. */
   Writers(LocalCluster cluster, int count) {
+    this(cluster, count, Seed.of("Writers"));
+  }
+
+  Writers(LocalCluster cluster, int count, long seed) {
     this.cluster = cluster;
     for (int w = 0; w < count; w++) {
       TestRouter router = TestRouter.of(cluster);
       routers.add(router);
       int writer = w;
-      Thread t = new Thread(() -> run(router, writer, count), "writer-" + w);
+      SplittableRandom keys = Seed.stream(seed, w + 1);
+      Thread t = new Thread(() -> run(router, writer, count, keys), "writer-" + w);
       t.setDaemon(true);
       threads.add(t);
     }
@@ -53,10 +61,10 @@ final class Writers implements AutoCloseable {
     threads.forEach(Thread::start);
   }
 
-  private void run(TestRouter router, int writer, int count) {
+  private void run(TestRouter router, int writer, int count, SplittableRandom keys) {
     long seq = 0;
     while (!stop.get()) {
-      int n = ThreadLocalRandom.current().nextInt(KEY_SPACE / count) * count + writer;
+      int n = keys.nextInt(KEY_SPACE / count) * count + writer;
       String key = key(n);
       String value = "w" + writer + "-" + (++seq);
       try {

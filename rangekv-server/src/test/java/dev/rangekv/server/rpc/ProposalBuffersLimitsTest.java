@@ -16,9 +16,10 @@ class ProposalBuffersLimitsTest {
     Properties system = new Properties();
     system.setProperty("rangekv.proposals.maxInFlight", "2");
     system.setProperty("rangekv.proposals.maxBytes", "4096");
+    system.setProperty("rangekv.proposals.maxNodeInFlight", "3");
     system.setProperty("rangekv.ratis.raft.server.log.force.sync.num", "16");
 
     ProposalBuffers.Limits d = ProposalBuffers.Limits.defaults();
-    assertThat(ProposalBuffers.Limits.from(system)).isEqualTo(new ProposalBuffers.Limits(2, d.maxWrites(), 4096));
+    assertThat(ProposalBuffers.Limits.from(system)).isEqualTo(new ProposalBuffers.Limits(2, d.maxWrites(), 4096, 3, d.stallMillis()));
   }
 }
