@@ -24,6 +24,8 @@ import java.util.Objects;
  *     and where each ruled range stands
  * @param operators the decisions above as operators, in priority order, at most one per range: the
  *     controller executes these and nothing else
+ * @param preemptions running operators to cancel before {@code operators} start (without backing off:
+ *     the ranges they free may already have an operator of this tick, a repair say)
  */
 public record TickPlan(
     RepairPlan repair,
@@ -33,7 +35,15 @@ public record TickPlan(
     List<HotspotAlert> alerts,
     ControllerState next,
     PlacementPlan placement,
-    List<Operator> operators) {
+    List<Operator> operators,
+    List<Preemption> preemptions) {
+
+  /** A running operator on {@code rangeId} to cancel, and why. */
+  public record Preemption(long rangeId, String reason) {
+    public Preemption {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
 
   public TickPlan {
     Objects.requireNonNull(repair, "repair");
@@ -44,6 +54,13 @@ public record TickPlan(
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(placement, "placement");
     operators = List.copyOf(operators);
+    preemptions = List.copyOf(preemptions);
+  }
+
+  /** A plan that preempts nothing. */
+  public TickPlan(RepairPlan repair, List<SplitDecision> splits, List<MergeDecision> merges, RebalancePlan rebalance,
+      List<HotspotAlert> alerts, ControllerState next, PlacementPlan placement, List<Operator> operators) {
+    this(repair, splits, merges, rebalance, alerts, next, placement, operators, List.of());
   }
 
   /** A plan whose operators are not derived yet. */
@@ -54,7 +71,12 @@ public record TickPlan(
 
   /** This plan with {@code ops} as its operators. */
   public TickPlan withOperators(List<Operator> ops) {
-    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops);
+    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops, preemptions);
+  }
+
+  /** This plan with {@code ops} as its operators and {@code cancel} as its preemptions. */
+  public TickPlan withOperators(List<Operator> ops, List<Preemption> cancel) {
+    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops, cancel);
   }
 
   /** A plan without placement rules. */

@@ -132,4 +132,41 @@ class OperatorPlannerTest {
         .contains("node n4 is dead: transfer leader n1 -> n4 cannot finish");
     assertThat(OperatorPlanner.preemption(transfer, 0, allLive)).isEmpty();
   }
+  @Test
+  void theFullPlanner_preemptsAMoveOntoADeadNode_andRepairsItsRangeInTheSameTick() {
+    // r1 lost its replica on n6 (dead) while a move of it onto n5 (dead too) was running
+    List<NodeStats> ns = new ArrayList<>(nodes(NOW, "n1", "n2", "n3", "n4"));
+    ns.add(NodeStats.of("n5", 0));
+    ns.add(NodeStats.of("n6", 0));
+    ClusterSnapshot s = ClusterSnapshot.of(ns, List.of(RangeStats.of(range(1, 0, -1, "n1", "n2", "n6"), 10, 0, "n1")))
+        .withMovesInFlight(List.of(Move.of(1, "n1", "n5", WHY)));
+    Operator move = new Operator(1, 1, OperatorKind.REBALANCE, List.of(new OpStep.AddReplica("n5"),
+        new OpStep.TransferLeaderAway("n1", "n2"), new OpStep.RemoveReplica("n1")), WHY, NOW + 60_000);
+
+    TickPlan waiting = ControllerPlanner.tick(s, ControllerState.INITIAL, CONFIG, NOW,
+        new OperatorInputs(Set.of(1L), Set.of(), StepTimeouts.DEFAULTS));
+    assertThat(waiting.operators()).as("without the running operator's steps, r1 waits for it").isEmpty();
+    assertThat(waiting.preemptions()).isEmpty();
+
+    TickPlan p = ControllerPlanner.tick(s, ControllerState.INITIAL, CONFIG, NOW,
+        new OperatorInputs(Set.of(1L), Set.of(), StepTimeouts.DEFAULTS, List.of(new OperatorInputs.Running(move, 0))));
+    assertThat(p.preemptions()).containsExactly(
+        new TickPlan.Preemption(1, "node n5 is dead: add replica on n5 cannot finish"));
+    assertThat(p.operators()).extracting(Operator::rangeId, Operator::kind)
+        .containsExactly(org.assertj.core.api.Assertions.tuple(1L, OperatorKind.REPAIR));
+    List<OpStep> steps = p.operators().get(0).steps();
+    assertThat(steps.get(0)).isIn(new OpStep.AddReplica("n3"), new OpStep.AddReplica("n4"));
+    assertThat(steps).last().isEqualTo(new OpStep.RemoveReplica("n6"));
+  }
+
+  @Test
+  void theFullPlanner_leavesARunningOperatorThatCanFinish() {
+    ClusterSnapshot s = snapshot();
+    Operator transfer = new Operator(2, 1, OperatorKind.REBALANCE_LEADER,
+        List.of(new OpStep.TransferLeader("n1", "n4")), WHY, NOW + 60_000);
+    TickPlan p = ControllerPlanner.tick(s, ControllerState.INITIAL, CONFIG, NOW, new OperatorInputs(Set.of(2L),
+        Set.of(), StepTimeouts.DEFAULTS, List.of(new OperatorInputs.Running(transfer, 0))));
+    assertThat(p.preemptions()).isEmpty();
+    assertThat(p.operators()).noneMatch(o -> o.rangeIds().contains(2L));
+  }
 }

@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
 import dev.rangekv.core.controller.OperatorInputs;
-import dev.rangekv.core.controller.OperatorPlanner;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
@@ -164,9 +163,11 @@ public final class Controller {
     MetaView view = meta.view();
     List<SplitEvent> splits = history.refresh(view, nowMillis, config.splitCooldownMillis());
     SnapshotBuilder.Built built = SnapshotBuilder.build(view, stats, queue.moves(), splits);
-    preemptStepsOnDeadNodes(built, nowMillis);
+    List<OperatorInputs.Running> running = queue.runningSteps().stream()
+        .map(r -> new OperatorInputs.Running(r.getKey(), r.getValue())).toList();
     TickPlan plan = ControllerPlanner.tick(built.snapshot(), state, config, nowMillis,
-        new OperatorInputs(queue.locked(nowMillis), built.unmeasured(), timeouts));
+        new OperatorInputs(queue.locked(nowMillis), built.unmeasured(), timeouts, running));
+    preempt(plan, nowMillis);
     state = plan.next();
     stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
     stats.retainNodes(view.nodes().stream().map(NodeRecord::getNodeId).toList());
@@ -189,18 +190,14 @@ public final class Controller {
   }
 
   /**
-   * Cancels, without backing off, the running operators whose remaining steps aim at a dead node
-   * ({@link OperatorPlanner#preemption}), so this tick's plan can repair their ranges. Called with the
-   * lock held.
+   * Cancels, without backing off, the running operators the plan preempts (their steps aim at a dead
+   * node), before the plan's operators are admitted: those may take the freed ranges (a repair). Called
+   * with the lock held.
    */
-  private void preemptStepsOnDeadNodes(SnapshotBuilder.Built built, long nowMillis) {
-    Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
+  private void preempt(TickPlan plan, long nowMillis) {
     boolean any = false;
-    for (Map.Entry<Operator, Integer> r : queue.runningSteps()) {
-      Optional<String> why = OperatorPlanner.preemption(r.getKey(), r.getValue(), live);
-      if (why.isPresent()) {
-        any |= queue.preempt(r.getKey().rangeId(), why.get());
-      }
+    for (TickPlan.Preemption p : plan.preemptions()) {
+      any |= queue.preempt(p.rangeId(), p.reason());
     }
     if (any) {
       advance(nowMillis);
