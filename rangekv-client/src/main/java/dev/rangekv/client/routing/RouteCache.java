@@ -12,8 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The shell around {@link RouteTable}: one atomic reference swapped on every update; at most one whole
@@ -23,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@linkplain RangeSource#fallback fallback} before giving up. Thread-safe; reads are a volatile load.
  */
 public final class RouteCache {
-  private static final Logger log = LoggerFactory.getLogger(RouteCache.class);
+  private static final System.Logger log = System.getLogger(RouteCache.class.getName()); // no logging library
   private final RangeSource source;
   private final RouteStats stats;
   private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
@@ -77,17 +75,15 @@ public final class RouteCache {
     // call that got the slot sees that lookup's answer here
     RouteTable now = table.get();
     if (missed.isPresent() && !now.map().lookup(missed.get().start()).equals(missed.get())) {
-      log.debug("span lookup skipped, the table replaced the entry missed={} now={}", missed.get(),
-          now.map().lookup(missed.get().start()));
+      log.log(System.Logger.Level.DEBUG, () -> "span lookup skipped, the table replaced the entry missed=" + missed.get()
+          + " now=" + now.map().lookup(missed.get().start()));
       spans.remove(start, mine);
       mine.complete(now);
       return mine;
     }
     stats.lookup();
     RouteTable before = now;
-    if (log.isDebugEnabled()) {
-      log.debug("span lookup start={} end={} cached={}", start, end, before.map().scanPlan(start, end));
-    }
+    log.log(System.Logger.Level.DEBUG, () -> "span lookup start=" + start + " end=" + end + " cached=" + before.map().scanPlan(start, end));
     CompletableFuture<RangeSnapshot> fetched;
     try {
       fetched = source.lookup(start, end, before);
@@ -101,7 +97,7 @@ public final class RouteCache {
         return CompletableFuture.completedFuture(after);
       }
       stats.fallback();
-      log.debug("span lookup taught nothing, asking the fallback start={} end={}", start, end);
+      log.log(System.Logger.Level.DEBUG, () -> "span lookup taught nothing, asking the fallback start=" + start + " end=" + end);
       return fallback.get().fetch(after).thenApply(s -> update(t -> t.withSnapshot(s)));
     }).whenComplete((t, error) -> {
       spans.remove(start, mine);

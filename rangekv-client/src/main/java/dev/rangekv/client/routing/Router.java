@@ -21,8 +21,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The retry loop: sends a {@link RangeOp} to the range and node the cache names, learns from every
@@ -37,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * from a refreshed cache.
  */
 public final class Router {
-  private static final Logger log = LoggerFactory.getLogger(Router.class);
+  // the JDK's System.Logger: the client brings no logging library (and the CLI's thin jar has none)
+  private static final System.Logger log = System.getLogger(Router.class.getName());
   private final RouteCache cache;
   private final NodeChannels channels;
   private final RetryPolicy policy;
@@ -164,10 +163,10 @@ public final class Router {
         if (!node.equals(cache.current().leader(range.rangeId()))) {
           cache.learnLeader(range.rangeId(), node, "");
         }
-        if (c.trail.length() > 0 && log.isDebugEnabled()) {
+        if (c.trail.length() > 0 && log.isLoggable(System.Logger.Level.DEBUG)) {
           // a call that needed more than one attempt: what each attempt met and why the cache refreshed
-          log.debug("call done op={} attempts={} trail=[{}, r{}@g{}/{}:ok]", c.op.describe(), c.attempts, c.trail,
-              range.rangeId(), range.generation(), node);
+          log.log(System.Logger.Level.DEBUG, () -> "call done op=" + c.op.describe() + " attempts=" + c.attempts
+              + " trail=[" + c.trail + ", r" + range.rangeId() + "@g" + range.generation() + "/" + node + ":ok]");
         }
         c.result.complete(value);
       } else {

@@ -47,10 +47,18 @@ class MetaRoutingIT {
   static final int NODES = 3;
   static final int RANGES = 16;
   static final int MISSES = 20;
-  static {
-    // the routing trace (each multi-attempt call's attempts and refresh reasons, each span lookup): what
-    // explains a count that differs from the expected one (slf4j-simple reads levels when a logger is made)
-    System.setProperty("org.slf4j.simpleLogger.log.dev.rangekv.client.routing", "debug");
+  // the routing trace (each multi-attempt call's attempts and refresh reasons, each span lookup): what
+  // explains a count that differs from the expected one. The client logs through System.Logger, i.e.
+  // java.util.logging here; kept in a field so the logger keeps its level
+  static final java.util.logging.Logger ROUTING_TRACE = routingTrace();
+
+  private static java.util.logging.Logger routingTrace() {
+    java.util.logging.Logger trace = java.util.logging.Logger.getLogger("dev.rangekv.client.routing");
+    java.util.logging.ConsoleHandler out = new java.util.logging.ConsoleHandler();
+    out.setLevel(java.util.logging.Level.FINE);
+    trace.setLevel(java.util.logging.Level.FINE);
+    trace.addHandler(out);
+    return trace;
   }
 
   @TempDir static Path dir;
