@@ -262,7 +262,7 @@ public final class RangeKvNode implements AutoCloseable {
         .addService(new KvServiceImpl(gateway, proposals, limits, load,
             kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
             new ReplicaListing(config.nodeId(), raftServer, directory, store)))
-        .addService(new NodeAdminServiceImpl(config.nodeId(), raftServer, gateway, directory, limits, changes, merges, store)
+        .addService(new NodeAdminServiceImpl(raftServer, gateway, directory, limits, changes, merges, store)
             .onSplit(waker::splitApplied))
         .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
             .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))

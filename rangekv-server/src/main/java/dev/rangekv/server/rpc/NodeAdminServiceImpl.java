@@ -35,7 +35,6 @@ import org.apache.ratis.server.RaftServer;
  * neighbour (all on the range's leader), and list the replicas this node holds.
  */
 public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminServiceImplBase {
-  private final String nodeId;
   private final RaftServer server;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
@@ -45,9 +44,8 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final NodeStore store;
   private volatile java.util.function.Consumer<dev.rangekv.proto.admin.SplitRangeResponse> splits = r -> { };
 
-  public NodeAdminServiceImpl(String nodeId, RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
+  public NodeAdminServiceImpl(RaftServer server, RaftGateway gateway, ReplicaDirectory directory,
       InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, NodeStore store) {
-    this.nodeId = nodeId;
     this.server = server;
     this.gateway = gateway;
     this.directory = directory;
