@@ -267,10 +267,13 @@ public final class Controller {
 
   /**
    * The range as the reports show it: the meta view's descriptor and the leader its leader reported (or,
-   * before any report, the node whose answer created it).
+   * before any report, the node whose answer created it). A provisional remnant counts: a heartbeat that
+   * reports a split's right half before the left one trims the left's old entry to a remnant, which
+   * still names the range (treating it as gone cancelled a split that had just succeeded, with a
+   * "failed" event and a back-off on the range; DistributionIT's demo).
    */
   private Optional<OperatorQueue.Observed> observed(MetaView view, long rangeId) {
-    Optional<RangeDescriptorProto> d = view.range(rangeId).filter(x -> !view.provisional(rangeId));
+    Optional<RangeDescriptorProto> d = view.range(rangeId);
     if (d.isEmpty()) {
       return Optional.empty();
     }

@@ -21,12 +21,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -74,6 +77,8 @@ public final class ReplicaChanges {
   private final MoveOptions options;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
+  /** Ranges with an add or a remove running here. */
+  private final Set<Long> changing = ConcurrentHashMap.newKeySet();
 
   public ReplicaChanges(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, NodeChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
@@ -88,12 +93,35 @@ public final class ReplicaChanges {
 
   /** Adds a replica on the request's node; completes with the new descriptor. */
   public CompletableFuture<RangeDescriptorProto> add(AddReplicaRequest request) {
-    return leader(request.getHeader()).thenComposeAsync(ctx -> addOn(ctx, request), executor);
+    return leader(request.getHeader()).thenComposeAsync(ctx -> alone(ctx, () -> addOn(ctx, request)), executor);
   }
 
   /** Removes the request's replica and drops it on its node; completes with the new descriptor. */
   public CompletableFuture<RangeDescriptorProto> remove(RemoveReplicaRequest request) {
-    return leader(request.getHeader()).thenComposeAsync(ctx -> removeOn(ctx, request), executor);
+    return leader(request.getHeader()).thenComposeAsync(ctx -> alone(ctx, () -> removeOn(ctx, request)), executor);
+  }
+
+  /**
+   * Runs {@code change} unless another replica change of the range runs here: one at a time per range.
+   * The controller may give up on a step whose call is still running (it cancels an operator when a
+   * later step aims at a dead node) and send the next operator's add at once; a second add of the same
+   * node would prepare its replica again, wiping the member the first add is joining, and leave the
+   * group with an empty voter that knows no configuration (no leader could be elected: ControllerFailoverIT).
+   * Refused with a retryable UNAVAILABLE that says nothing was applied.
+   */
+  private CompletableFuture<RangeDescriptorProto> alone(LeaderContext ctx,
+      Supplier<CompletableFuture<RangeDescriptorProto>> change) {
+    if (!changing.add(ctx.rangeId())) {
+      throw fail("a replica change of range " + ctx.rangeId() + " is in progress", true);
+    }
+    CompletableFuture<RangeDescriptorProto> out;
+    try {
+      out = change.get();
+    } catch (RuntimeException e) {
+      changing.remove(ctx.rangeId());
+      throw e;
+    }
+    return out.whenComplete((v, e) -> changing.remove(ctx.rangeId()));
   }
 
   /** Hands the leadership to the request's node; completes with the new leader's id. */
@@ -106,6 +134,10 @@ public final class ReplicaChanges {
   }
 
   private CompletableFuture<RangeDescriptorProto> addOn(LeaderContext ctx, AddReplicaRequest request) {
+    if (ctx.peerIds().stream().anyMatch(id -> directory.addressOf(id).equals(request.getAddress()))) {
+      // a member already (an earlier attempt joined it): preparing it again would wipe a voter's log
+      return recordReplicas(request.getHeader(), ctx);
+    }
     List<RaftReplica> known = new ArrayList<>(directory.replicaRecord(ctx.rangeId()));
     if (known.stream().noneMatch(r -> r.getNodeId().equals(local.self().getNodeId()))) {
       known.add(local.self());
