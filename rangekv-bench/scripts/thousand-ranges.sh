@@ -14,8 +14,9 @@
 #   rangekv-bench/scripts/thousand-ranges.sh setup N BATCH DORMANT_AFTER   # start, load, pre-split
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh grow FROM TO BATCH    # load and pre-split r(FROM)..r(TO-1)
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh restart               # start the stopped nodes again
-#   rkbench rangekv-bench/scripts/thousand-ranges.sh settle N              # wait until N ranges are dormant
+#   rkbench rangekv-bench/scripts/thousand-ranges.sh settle N              # wait until N (or all) ranges are dormant
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh sample LABEL          # per-node threads/RSS/CPU
+#   rkbench rangekv-bench/scripts/thousand-ranges.sh hot LABEL             # per node, the threads using most CPU
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh wake N SAMPLES        # wake latency
 #   rkbench rangekv-bench/scripts/thousand-ranges.sh touch N RANGES THREADS SECONDS
 #   rangekv-bench/scripts/thousand-ranges.sh stop
@@ -77,8 +78,11 @@ restart)
   echo "$(cli ranges | tail -1); load: $(uptime)"
   ;;
 settle)
+  # until N ranges are dormant, or every range is (the controller may have merged a few cold neighbours)
   for i in $(seq 1 120); do
-    line=$(cli ranges | tail -1); echo "$line" | grep -q "$1 dormant" && break; sleep 5
+    line=$(cli ranges | tail -1)
+    n=$(echo "$line" | grep -o "[0-9]* ranges" | grep -o "[0-9]*"); d=$(echo "$line" | grep -o "[0-9]* dormant" | grep -o "[0-9]*")
+    [ -n "$d" ] && { [ "$d" -ge "$1" ] || [ "$d" = "$n" ]; } && break; sleep 5
   done
   echo "after wait: $line"
   ;;
@@ -92,9 +96,21 @@ sample)
   sleep 30
   while read p th rss t0; do
     t1=$(awk '{print $14+$15}' /proc/$p/stat)
-    other=$(jcmd $p VM.native_memory summary 2>/dev/null | grep -A1 "^-  *Other" | grep -o "committed=[0-9]*KB" | head -1)
-    echo "$1 pid=$p threads=$th rssMiB=$((rss/1024)) cpu%=$(awk -v d=$((t1-t0)) 'BEGIN{printf "%.2f", d/30}') nmtOther(direct)=$other"
+    nmt=$(jcmd $p VM.native_memory summary 2>/dev/null)
+    other=$(echo "$nmt" | grep -A1 "^-  *Other" | grep -o "committed=[0-9]*KB" | head -1)
+    heap=$(echo "$nmt" | grep -A1 "^-  *Java Heap" | grep -o "committed=[0-9]*KB" | head -1)
+    echo "$1 pid=$p threads=$th rssMiB=$((rss/1024)) cpu%=$(awk -v d=$((t1-t0)) 'BEGIN{printf "%.2f", d/30}') nmtOther(direct)=$other heap=$heap"
   done < $B/s0
+  ;;
+hot)
+  # the threads that used the most CPU over 30 s, per node (names from /proc, cut to 15 characters)
+  snap() { for p in $(pids); do for t in /proc/$p/task/*; do
+    echo "$p ${t##*/} $(awk '{print $14+$15}' $t/stat 2>/dev/null) $(tr ' ' _ < $t/comm 2>/dev/null)"; done; done; }
+  snap > $B/h0; echo "$(cli ranges | tail -1); load: $(uptime)"; sleep 30; snap > $B/h1
+  join <(awk '{print $1"/"$2, $3, $4}' $B/h0 | sort) <(awk '{print $1"/"$2, $3}' $B/h1 | sort) \
+    | awk '{split($1,a,"/"); d=$4-$2; if (d>0) print a[1], $3, d}' \
+    | awk '{k=$1" "$2; c[k]+=$3; n[k]++} END {for (k in c) print k, c[k], n[k]}' | sort -k1,1 -k3,3nr \
+    | awk -v l="$1" '{if (++r[$1] <= 8) printf "%s pid=%s thread=%s cpu%%=%.2f threads=%d\n", l, $1, $2, $3/30, $4}'
   ;;
 wake)
   echo "$(cli ranges | tail -1); load: $(uptime)"

@@ -28,6 +28,10 @@ import java.util.List;
  * @param maxRepairsInFlight {@code repair.max-moves}: repair moves in flight at once (4)
  * @param maxLeaderTransfers {@code rebalance.max-leader-transfers}: leadership transfers per tick (4)
  * @param balanceTolerance {@code rebalance.tolerance}: allowed relative distance from the mean (0.1)
+ * @param balanceMinGain {@code rebalance.min-gain}: hysteresis; a balancing move or transfer must lower
+ *     the load score by at least this share of its own weight (0.5), so the node it loads ends at most
+ *     half the moved load above the node it relieves, and noise in the measured load cannot send a range
+ *     back and forth (0 turns it off)
  * @param deadNodeTimeoutMillis {@code node.dead-timeout}: a node silent this long is dead (60 s)
  * @param replicationFactor {@code range.replicas}: replicas per range (3; fewer when fewer nodes live)
  * @param hotspotWindow {@code hotspot.window}: ticks looked at by the monotonic-key detector (10)
@@ -50,6 +54,7 @@ public record ControllerConfig(
     int maxRepairsInFlight,
     int maxLeaderTransfers,
     double balanceTolerance,
+    double balanceMinGain,
     long deadNodeTimeoutMillis,
     int replicationFactor,
     int hotspotWindow,
@@ -61,7 +66,7 @@ public record ControllerConfig(
     List<String> problems = problems(maxBytes, minBytes, splitQps, mergeQps, loadSplitIntervals,
         loadSplitMinShare, loadSplitMinSamples, appendShare, splitCooldownMillis, tickMillis);
     problems.addAll(problems2(maxMovesInFlight, maxRepairsInFlight, maxLeaderTransfers, balanceTolerance,
-        deadNodeTimeoutMillis, tickMillis, replicationFactor, hotspotWindow, hotspotShare, hotKeyShare,
+        balanceMinGain, deadNodeTimeoutMillis, tickMillis, replicationFactor, hotspotWindow, hotspotShare, hotKeyShare,
         hotspotMinQps));
     if (!problems.isEmpty()) {
       throw new InvalidConfigException(problems);
@@ -124,7 +129,8 @@ public record ControllerConfig(
     return p;
   }
 
-  private static List<String> problems2(int moves, int repairs, int transfers, double tolerance, long dead,
+  private static List<String> problems2(int moves, int repairs, int transfers, double tolerance, double minGain,
+      long dead,
       long tick, int rf, int window, double share, double keyShare, double hotMinQps) {
     List<String> p = new ArrayList<>();
     if (moves < 1) {
@@ -138,6 +144,9 @@ public record ControllerConfig(
     }
     if (!(tolerance > 0 && tolerance < 1)) {
       p.add("rebalance.tolerance must be in (0, 1), got " + tolerance);
+    }
+    if (!(minGain >= 0 && minGain <= 1)) {
+      p.add("rebalance.min-gain must be in [0, 1], got " + minGain);
     }
     if (tick > 0 && dead < 3 * tick) {
       p.add("node.dead-timeout=" + dead + "ms must be at least 3 x controller.tick=" + tick

@@ -20,6 +20,7 @@ public final class ControllerConfigBuilder {
   private int maxRepairsInFlight = 4;
   private int maxLeaderTransfers = 4;
   private double balanceTolerance = 0.1;
+  private double balanceMinGain = 0.5;
   private long deadNodeTimeoutMillis = 60_000;
   private int replicationFactor = 3;
   private int hotspotWindow = 10;
@@ -43,6 +44,7 @@ public final class ControllerConfigBuilder {
   public ControllerConfigBuilder maxRepairsInFlight(int v) { maxRepairsInFlight = v; return this; }
   public ControllerConfigBuilder maxLeaderTransfers(int v) { maxLeaderTransfers = v; return this; }
   public ControllerConfigBuilder balanceTolerance(double v) { balanceTolerance = v; return this; }
+  public ControllerConfigBuilder balanceMinGain(double v) { balanceMinGain = v; return this; }
   public ControllerConfigBuilder deadNodeTimeoutMillis(long v) { deadNodeTimeoutMillis = v; return this; }
   public ControllerConfigBuilder replicationFactor(int v) { replicationFactor = v; return this; }
   public ControllerConfigBuilder hotspotWindow(int v) { hotspotWindow = v; return this; }
@@ -73,6 +75,7 @@ public final class ControllerConfigBuilder {
         case "repair.max-moves" -> maxRepairsInFlight(Integer.parseInt(value));
         case "rebalance.max-leader-transfers" -> maxLeaderTransfers(Integer.parseInt(value));
         case "rebalance.tolerance" -> balanceTolerance(Double.parseDouble(value));
+        case "rebalance.min-gain" -> balanceMinGain(Double.parseDouble(value));
         case "node.dead-timeout" -> deadNodeTimeoutMillis(Long.parseLong(value));
         case "range.replicas" -> replicationFactor(Integer.parseInt(value));
         case "hotspot.window" -> hotspotWindow(Integer.parseInt(value));
@@ -92,7 +95,7 @@ public final class ControllerConfigBuilder {
     return new ControllerConfig(maxBytes, minBytes != null ? minBytes : maxBytes / 4, splitQps,
         mergeQps != null ? mergeQps : splitQps / 10, loadSplitIntervals, loadSplitMinShare,
         loadSplitMinSamples, appendShare, splitCooldownMillis, tickMillis, maxMovesInFlight,
-        maxRepairsInFlight, maxLeaderTransfers, balanceTolerance, deadNodeTimeoutMillis, replicationFactor,
+        maxRepairsInFlight, maxLeaderTransfers, balanceTolerance, balanceMinGain, deadNodeTimeoutMillis, replicationFactor,
         hotspotWindow, hotspotShare, hotKeyShare, hotspotMinQps != null ? hotspotMinQps : splitQps / 4);
   }
 }

@@ -17,6 +17,12 @@ import java.util.Map;
  * means, never change when replicas or leaders move, so a move of weight {@code w} from {@code a} to
  * {@code b} changes one dimension's term by {@code 2w(w - (va - vb)) / mean^2}: it helps exactly when
  * {@code w < va - vb}. Accepting only score-reducing actions rules out cycles.
+ *
+ * <p>Hysteresis: that change is {@code -2w((va - vb) - w) / mean^2}, so a move whose weight nearly equals
+ * the difference it corrects (3 leaders against 2, ranges of equal load) gains about nothing, and the
+ * noise of one tick's measurement decides its sign; the next tick's noise then moves it back. {@link
+ * #weight} is the gain of a move that exactly closes a difference of {@code 2w}; the planner takes only
+ * actions that gain a set share of it (see {@code rebalance.min-gain}).
  */
 final class ClusterLoad {
   static final int REPLICAS = 0;
@@ -112,6 +118,21 @@ final class ClusterLoad {
       double w = delta[d];
       if (w != 0 && mean[d] > 0) {
         total += 2 * w * (w - (va[d] - vb[d])) / (mean[d] * mean[d]);
+      }
+    }
+    return total;
+  }
+
+  /**
+   * The score gain of moving {@code delta} across a difference of exactly twice itself, summed over the
+   * dimensions: {@code sum 2 (w / mean)^2}. The scale against which an action's gain is judged.
+   */
+  double weight(double[] delta) {
+    double total = 0;
+    for (int d = 0; d < 4; d++) {
+      if (delta[d] != 0 && mean[d] > 0) {
+        double w = delta[d] / mean[d];
+        total += 2 * w * w;
       }
     }
     return total;

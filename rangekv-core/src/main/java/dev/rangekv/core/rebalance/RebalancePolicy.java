@@ -32,7 +32,10 @@ import java.util.Set;
  * ClusterLoad}) is planned, until the budget runs out. The score counts moves in flight as landed (so
  * a slow move is not planned twice and then undone), and a range with several replicas moves only
  * followers (its leadership moves by transfer): the planner's model of the result is then exact, and
- * a cluster whose load does not change reaches a fixed point. Rules every action obeys: a range's replicas
+ * a cluster whose load does not change reaches a fixed point. A balancing action must also gain at least
+ * {@code rebalance.min-gain} of its own weight, so an action that would only swap which node is the busier
+ * one is not taken, and the measurement noise of a tick cannot undo the last tick's action (hysteresis;
+ * see {@link ClusterLoad}). Rules every action obeys: a range's replicas
  * stay on distinct nodes, never span fewer zones than before, never go to a dead node or one whose
  * store would pass 95% of its capacity; ranges with a move in flight, a replica on a dead node, or in
  * {@code busy} are left alone; each range is touched at most once per tick. Under a placement rule, a
@@ -235,7 +238,7 @@ public final class RebalancePolicy {
               for (String b : live) {
                 if ((off.contains(a) || off.contains(b)) && allowed(r, a, b)) {
                   double d = load.scoreDelta(a, b, delta(r, a));
-                  if (d < bestDelta) {
+                  if (d < bestDelta && worthIt(d, delta(r, a))) {
                     bestDelta = d;
                     bestRange = r;
                     bestFrom = a;
@@ -251,7 +254,7 @@ public final class RebalancePolicy {
             for (String c : replicas) {
               if (!c.equals(leader) && (off.contains(leader) || off.contains(c)) && leaderMayGo(r, leader, c)) {
                 double d = load.scoreDelta(leader, c, leaderDelta(r));
-                if (d < bestDelta) {
+                if (d < bestDelta && worthIt(d, leaderDelta(r))) {
                   bestDelta = d;
                   bestRange = r;
                   bestFrom = leader;
@@ -278,6 +281,11 @@ public final class RebalancePolicy {
         }
         touched.add(bestRange.rangeId());
       }
+    }
+
+    /** The action lowers the score by at least {@code rebalance.min-gain} of its weight (hysteresis). */
+    private boolean worthIt(double scoreDelta, double[] delta) {
+      return -scoreDelta >= config.balanceMinGain() * load.weight(delta) + EPSILON;
     }
 
     private Explanation explain(String reason, String from, String to, double before, double after) {
@@ -345,7 +353,7 @@ public final class RebalancePolicy {
       List<String> off = load.outOfTolerance(config.balanceTolerance());
       String reason = off.isEmpty() ? "balanced within tolerance"
           : moveBudget == 0 ? "out of tolerance; move budget used (moves in flight or planned)"
-          : "out of tolerance; no legal action lowers the imbalance";
+          : "out of tolerance; no legal action lowers the imbalance by rebalance.min-gain of what it moves";
       return Explanation.of(reason).with("moves", moves.size()).with("leaderTransfers", transfers.size())
           .with("movesInFlight", s.movesInFlight().size()).with("maxMoves", config.maxMovesInFlight())
           .with("outOfTolerance", off.size()).with("scoreBefore", initialScore).with("scoreAfter", load.score())

@@ -58,17 +58,19 @@ class ControllerConfigTest {
   void everyBrokenRule_isReportedAtOnce() {
     InvalidConfigException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidConfigException.class,
         () -> ControllerConfig.builder().maxBytes(1000).minBytes(900).splitQps(10).mergeQps(10)
-            .maxMovesInFlight(0).balanceTolerance(1.5).deadNodeTimeoutMillis(1000).build());
-    assertThat(e.problems()).hasSize(5);
+            .maxMovesInFlight(0).balanceTolerance(1.5).balanceMinGain(-0.1).deadNodeTimeoutMillis(1000).build());
+    assertThat(e.problems()).hasSize(6);
     assertThat(e.problems()).anyMatch(p -> p.startsWith("rebalance.max-moves"))
-        .anyMatch(p -> p.startsWith("rebalance.tolerance")).anyMatch(p -> p.startsWith("node.dead-timeout"));
+        .anyMatch(p -> p.startsWith("rebalance.tolerance")).anyMatch(p -> p.startsWith("node.dead-timeout"))
+        .anyMatch(p -> p.startsWith("rebalance.min-gain"));
   }
 
   @Test
   void settingsByConfigName_buildTheSameConfig() {
     ControllerConfig c = ControllerConfig.builder().set("range.max-bytes", "1048576").set("split.qps", "400")
-        .set("merge.split-cooldown", "60000").build();
-    assertThat(c).isEqualTo(ControllerConfig.builder().maxBytes(1 << 20).splitQps(400).splitCooldownMillis(60_000).build());
+        .set("merge.split-cooldown", "60000").set("rebalance.min-gain", "0.25").build();
+    assertThat(c).isEqualTo(ControllerConfig.builder().maxBytes(1 << 20).splitQps(400).splitCooldownMillis(60_000)
+        .balanceMinGain(0.25).build());
     assertThatThrownBy(() -> ControllerConfig.builder().set("range.max-byte", "1"))
         .hasMessageContaining("unknown controller setting range.max-byte");
     assertThatThrownBy(() -> ControllerConfig.builder().set("split.qps", "lots")).hasMessageContaining("split.qps");

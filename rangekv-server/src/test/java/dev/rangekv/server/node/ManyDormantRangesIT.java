@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Issue 18's safety run: a 3-node cluster is split into {@value #RANGES} ranges (or
- * {@code -Drangekv.manyRanges=N}, e.g. 200 for the few-hundred-range run, a few minutes) by
+ * {@code -Drangekv.manyRanges=N}; 200 take 2-3 minutes on two shared cores, BENCHMARKS.md) by
  * {@value #SPLITTERS} threads at once while two writers write random keys over the whole keyspace, so
  * ranges keep going dormant (2 s idle) and being woken by writes, by further splits and by a node that is
  * stopped in the middle of the splits and restarted after them; every acknowledged write then reads back,
@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 class ManyDormantRangesIT {
   private static final Logger log = LoggerFactory.getLogger(ManyDormantRangesIT.class);
-  private static final int RANGES = 40;
+  private static final int RANGES = 200;
   private static final int SPLITTERS = 3;
+  /** Threads reading every range back (each first read of a dormant range waits for its wake). */
+  private static final int VERIFIERS = 4;
 
   @TempDir Path dir;
 
@@ -73,7 +75,9 @@ class ManyDormantRangesIT {
       // node 3 learns the children split off while it was down one link at a time (each parent's replica
       // there is woken by its leader, catches up, applies the split, then the child's turn comes)
       writers.awaitReplicasConverge(Duration.ofSeconds(120));
-      writers.verify(router, ranges);
+      log.info("replicas converged ms={}", (System.nanoTime() - t0) / 1_000_000);
+      writers.verify(router, ranges, VERIFIERS);
+      log.info("verified ms={}", (System.nanoTime() - t0) / 1_000_000);
       awaitAllDormant(cluster, ranges);
       log.info("done in ms={}", (System.nanoTime() - t0) / 1_000_000);
     }

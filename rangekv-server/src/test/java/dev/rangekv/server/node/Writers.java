@@ -10,13 +10,19 @@ import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.testkit.Seed;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * Writers that put continuously, each on its own keys ({@code key-NNNNNN} with NNNNNN mod count =
@@ -110,6 +116,15 @@ final class Writers implements AutoCloseable {
    * serves a write and a read; the replicas' stores converge to identical contents.
    */
   void verify(TestRouter router, int expectedRanges) {
+    verify(router, expectedRanges, 1);
+  }
+
+  /**
+   * {@link #verify(TestRouter, int)} with the per-range reads and probes spread over {@code parallelism}
+   * routers of their own: each read of a dormant range waits for its wake, and a few hundred of those one
+   * after the other took most of a minute.
+   */
+  void verify(TestRouter router, int expectedRanges, int parallelism) {
     router.refresh();
     List<RangeDescriptorProto> ranges = router.ranges();
     assertThat(ranges).hasSize(expectedRanges);
@@ -121,25 +136,58 @@ final class Writers implements AutoCloseable {
     }
     assertThat(expectedStart).as("last range ends at +inf").isNull();
 
-    Map<String, String> read = new HashMap<>();
-    for (RangeDescriptorProto p : ranges) {
-      RangeDescriptor d = ProtoValues.descriptor(p);
-      for (KeyValueProto kv : router.scan(d.start(), d.end(), 0)) {
+    Map<String, String> read = new ConcurrentHashMap<>();
+    // each range's probe right after its read: a dormant range wakes once for both
+    forEachRange(ranges, router, parallelism, (r, d) -> {
+      for (KeyValueProto kv : r.scan(d.start(), d.end(), 0)) {
         String k = kv.getKey().toStringUtf8();
         assertThat(d.contains(Key.utf8(k))).as("key %s in range %s", k, d).isTrue();
         read.put(k, kv.getValue().toStringUtf8());
       }
-    }
+      String probe = d.start().isEmpty() ? "" : d.start().toUtf8();
+      r.put(probe + "~probe", "p");
+      assertThat(r.get(probe + "~probe")).contains("p");
+    });
     for (Map.Entry<String, String> e : acked.entrySet()) {
       assertThat(read.get(e.getKey())).as("last acknowledged value of %s", e.getKey()).isEqualTo(e.getValue());
     }
-    for (RangeDescriptorProto p : ranges) {
-      RangeDescriptor d = ProtoValues.descriptor(p);
-      String probe = d.start().isEmpty() ? "" : d.start().toUtf8();
-      router.put(probe + "~probe", "p");
-      assertThat(router.get(probe + "~probe")).contains("p");
-    }
     awaitReplicasConverge(Duration.ofSeconds(30));
+  }
+
+  /** Runs {@code check} on every range: on the caller's router, or split over {@code parallelism} threads. */
+  private void forEachRange(List<RangeDescriptorProto> ranges, TestRouter router, int parallelism,
+      BiConsumer<TestRouter, RangeDescriptor> check) {
+    if (parallelism <= 1) {
+      ranges.forEach(p -> check.accept(router, ProtoValues.descriptor(p)));
+      return;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(parallelism);
+    try {
+      List<Future<?>> slices = new ArrayList<>();
+      for (int t = 0; t < parallelism; t++) {
+        int first = t;
+        slices.add(pool.submit(() -> {
+          try (TestRouter own = TestRouter.of(cluster)) {
+            own.refresh();
+            for (int i = first; i < ranges.size(); i += parallelism) {
+              check.accept(own, ProtoValues.descriptor(ranges.get(i)));
+            }
+          }
+        }));
+      }
+      for (Future<?> slice : slices) {
+        slice.get(5, TimeUnit.MINUTES);
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error; // an assertion failed in a slice
+      }
+      throw new IllegalStateException("range check failed", e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      throw new IllegalStateException("range checks did not finish", e);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   void awaitReplicasConverge(Duration timeout) {
