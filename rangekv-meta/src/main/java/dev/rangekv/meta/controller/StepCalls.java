@@ -86,7 +86,8 @@ final class StepCalls {
     var replicas = send.seen().descriptor().replicas();
     String leader = send.seen().leader();
     if (leader.isEmpty()) {
-      leader = hint.filter(replicas::contains).orElse(replicas.isEmpty() ? "" : replicas.get(0));
+      // a NOT_LEADER hint may name a voter the descriptor does not list yet (see Controller#observed)
+      leader = hint.orElse(replicas.isEmpty() ? "" : replicas.get(0));
     }
     String target = leader;
     if (address(view, target).isEmpty()) {
