@@ -31,9 +31,19 @@ class ControllerFailoverIT {
         meta.awaitOrDump("the new meta leader keeps splitting", Duration.ofMinutes(3), () -> meta.ranges().size() >= 6);
         meta.awaitOrDump("the meta map equals the descriptors the range leaders hold", Duration.ofMinutes(2),
             () -> meta.ranges().stream().map(r -> r.getRange().getRangeId() + "@" + r.getRange().getGeneration())
-                .collect(Collectors.toSet()).equals(ControllerClusters.leaderDescriptors(cluster)));
+                .collect(Collectors.toSet()).equals(ControllerClusters.leaderDescriptors(cluster)),
+            () -> unheld(cluster, meta));
         writers.assertNoAckedWriteLost();
       }
     }
+  }
+
+  /** Each node's Raft view of the ranges whose meta entry no range leader holds (for a failure message). */
+  private static String unheld(LocalCluster cluster, MetaProbe meta) {
+    java.util.Set<String> held = ControllerClusters.leaderDescriptors(cluster);
+    StringBuilder sb = new StringBuilder("leaders hold: ").append(new java.util.TreeSet<>(held));
+    meta.ranges().stream().filter(r -> !held.contains(r.getRange().getRangeId() + "@" + r.getRange().getGeneration()))
+        .forEach(r -> sb.append('\n').append(RaftViews.describe(cluster, r.getRange().getRangeId())));
+    return sb.toString();
   }
 }

@@ -43,6 +43,31 @@ import java.util.Set;
 public final class ControllerPlanner {
   private ControllerPlanner() {}
 
+  /**
+   * The tick's decisions and, from them, its operators ({@link OperatorPlanner}), leaving the ranges in
+   * {@code in.locked()} alone. First the running operators that cannot finish (a step aimed at a dead
+   * node, {@link OperatorPlanner#preemption}) are preempted: their ranges are planned this tick as if
+   * they were free and their moves were not in flight, so a repair does not wait for them.
+   */
+  public static TickPlan tick(ClusterSnapshot s, ControllerState state, ControllerConfig config, long nowMillis,
+      OperatorInputs in) {
+    Set<String> live = new HashSet<>(s.liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
+    List<TickPlan.Preemption> preemptions = new ArrayList<>();
+    Set<Long> freed = new HashSet<>();
+    for (OperatorInputs.Running r : in.running()) {
+      Optional<String> why = OperatorPlanner.preemption(r.op(), r.step(), live);
+      if (why.isPresent()) {
+        preemptions.add(new TickPlan.Preemption(r.op().rangeId(), why.get()));
+        freed.addAll(r.op().rangeIds());
+      }
+    }
+    ClusterSnapshot planned = freed.isEmpty() ? s : s.withMovesInFlight(s.movesInFlight().stream()
+        .filter(m -> !freed.contains(m.rangeId())).toList());
+    TickPlan plan = tick(planned, state, config, nowMillis);
+    return plan.withOperators(OperatorPlanner.plan(plan, planned, in.free(freed), config, nowMillis), preemptions);
+  }
+
+  /** The tick's decisions, without operators. */
   public static TickPlan tick(ClusterSnapshot s, ControllerState state, ControllerConfig config, long nowMillis) {
     RepairPlan repair = RepairPolicy.plan(s, config, nowMillis);
     Set<Long> busy = new HashSet<>();

@@ -2,6 +2,7 @@ package dev.rangekv.core.controller;
 
 import dev.rangekv.core.hotspot.HotspotAlert;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
@@ -21,6 +22,10 @@ import java.util.Objects;
  * @param next the state to pass to the next tick
  * @param placement placement-rule moves and transfers (their rule-boundary splits are among {@code splits})
  *     and where each ruled range stands
+ * @param operators the decisions above as operators, in priority order, at most one per range: the
+ *     controller executes these and nothing else
+ * @param preemptions running operators to cancel before {@code operators} start (without backing off:
+ *     the ranges they free may already have an operator of this tick, a repair say)
  */
 public record TickPlan(
     RepairPlan repair,
@@ -29,7 +34,16 @@ public record TickPlan(
     RebalancePlan rebalance,
     List<HotspotAlert> alerts,
     ControllerState next,
-    PlacementPlan placement) {
+    PlacementPlan placement,
+    List<Operator> operators,
+    List<Preemption> preemptions) {
+
+  /** A running operator on {@code rangeId} to cancel, and why. */
+  public record Preemption(long rangeId, String reason) {
+    public Preemption {
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
 
   public TickPlan {
     Objects.requireNonNull(repair, "repair");
@@ -39,6 +53,30 @@ public record TickPlan(
     alerts = List.copyOf(alerts);
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(placement, "placement");
+    operators = List.copyOf(operators);
+    preemptions = List.copyOf(preemptions);
+  }
+
+  /** A plan that preempts nothing. */
+  public TickPlan(RepairPlan repair, List<SplitDecision> splits, List<MergeDecision> merges, RebalancePlan rebalance,
+      List<HotspotAlert> alerts, ControllerState next, PlacementPlan placement, List<Operator> operators) {
+    this(repair, splits, merges, rebalance, alerts, next, placement, operators, List.of());
+  }
+
+  /** A plan whose operators are not derived yet. */
+  public TickPlan(RepairPlan repair, List<SplitDecision> splits, List<MergeDecision> merges, RebalancePlan rebalance,
+      List<HotspotAlert> alerts, ControllerState next, PlacementPlan placement) {
+    this(repair, splits, merges, rebalance, alerts, next, placement, List.of());
+  }
+
+  /** This plan with {@code ops} as its operators. */
+  public TickPlan withOperators(List<Operator> ops) {
+    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops, preemptions);
+  }
+
+  /** This plan with {@code ops} as its operators and {@code cancel} as its preemptions. */
+  public TickPlan withOperators(List<Operator> ops, List<Preemption> cancel) {
+    return new TickPlan(repair, splits, merges, rebalance, alerts, next, placement, ops, cancel);
   }
 
   /** A plan without placement rules. */

@@ -1,19 +1,23 @@
 package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.controller.OperatorPlanner;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.key.KeyText;
+import dev.rangekv.core.operator.OpStep;
+import dev.rangekv.core.operator.Operator;
+import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.AdminSplitResponse;
+import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,86 +26,68 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * The steps the controller executes (shared by ticks and admin calls) and the admin calls themselves:
- * validated against the meta view first ({@link AdminRejectedException}), refused when a range is busy
- * ({@link RangeBusyException}), then run as steps under one lease. Pre-split lives in {@link PreSplit}.
- * Thread-safe.
+ * The admin calls: validated against the meta view first ({@link AdminRejectedException}), refused
+ * when a range is busy ({@link RangeBusyException}), then run as operators under one hold on their
+ * ranges (so no planned operator takes them between the call's operators). Pre-split lives in {@link
+ * PreSplit}. Thread-safe.
  */
 final class AdminOperations {
+  private final Controller controller;
   private final MetaGroup meta;
-  private final RangeActions actions;
+  private final ControllerConfig config;
   private final StatsBook stats;
-  private final InFlight inFlight;
-  private final StepRunner steps;
+  private final LongSupplier clock;
   private final PreSplit presplit;
 
-  AdminOperations(MetaGroup meta, RangeActions actions, ControllerConfig config, StatsBook stats, InFlight inFlight,
-      StepRunner steps, EventLog events, LongSupplier clock) {
+  AdminOperations(Controller controller, MetaGroup meta, ControllerConfig config, StatsBook stats, EventLog events,
+      LongSupplier clock) {
+    this.controller = controller;
     this.meta = meta;
-    this.actions = actions;
+    this.config = config;
     this.stats = stats;
-    this.inFlight = inFlight;
-    this.steps = steps;
+    this.clock = clock;
     this.presplit = new PreSplit(meta, config, stats, this, events, clock);
   }
 
   // ------------------------------------------------------------------------------------------
-  // Steps
+  // Operators under a hold
 
-  /**
-   * One replica move: from a dead node, add the new replica then remove the dead one (two reported
-   * steps; a dead node cannot take part in a leadership transfer); from a live node, one {@link
-   * RangeActions#move}; without a source, an added replica.
-   */
-  CompletableFuture<RangeDescriptorProto> moveStep(InFlight.Lease lease, String kind, Move m, Set<String> live) {
-    long id = m.rangeId();
-    String to = m.toNode();
-    if (m.fromNode().isEmpty()) {
-      return steps.run(lease, kind, List.of(id), m.why(), () -> actions.addReplica(id, to),
-          d -> StepRunner.Done.of(d, "r" + id + " replica added on " + to));
-    }
-    String from = m.fromNode().get();
-    if (!live.contains(from)) {
-      return steps.run(lease, kind, List.of(id), m.why(), () -> actions.addReplica(id, to),
-              d -> StepRunner.Done.of(d, "r" + id + " replica re-created on " + to + " for dead " + from))
-          .thenCompose(d -> steps.run(lease, kind, List.of(id), m.why(), () -> actions.removeReplica(id, from),
-              r -> StepRunner.Done.of(r, "r" + id + " replica on dead " + from + " removed")));
-    }
-    return steps.run(lease, kind, List.of(id), m.why(), () -> actions.move(id, from, to),
-        d -> StepRunner.Done.of(d, "r" + id + " moved " + from + " -> " + to));
-  }
-
-  /** Drops a dead or surplus replica without a replacement (repair). */
-  CompletableFuture<RangeDescriptorProto> removeStep(InFlight.Lease lease, RepairPlan.Removal r) {
-    long id = r.rangeId();
-    return steps.run(lease, "repair", List.of(id), r.why(), () -> actions.removeReplica(id, r.nodeId()),
-        d -> StepRunner.Done.of(d, "r" + id + " replica on " + r.nodeId() + " dropped"));
-  }
-
-  CompletableFuture<AdminSplitResponse> splitStep(InFlight.Lease lease, long id, Optional<ByteString> key,
+  /** Splits the range {@code id} (as the meta view has it now) at {@code key} or the store's midpoint. */
+  CompletableFuture<RangeDescriptorProto> splitOp(OperatorQueue.Hold hold, long id, Optional<Key> key,
       SplitCause cause, Explanation why) {
-    String at = key.map(k -> KeyText.render(ProtoValues.key(k))).orElse("the store's midpoint");
-    return steps.run(lease, "split", List.of(id), why, () -> actions.split(id, key),
-        r -> new StepRunner.Done(List.of(r.getLeft(), r.getRight()), StepRunner.ids(r.getLeft(), r.getRight()),
-            "r" + id + " split at " + (key.isPresent() ? at : KeyText.render(ProtoValues.key(r.getRight().getStart())) + " (midpoint)")
-                + " -> r" + r.getLeft().getRangeId() + ", r" + r.getRight().getRangeId(),
-            List.of(SplitHistory.causeFigure(cause))));
+    RangeDescriptor d = descriptor(id);
+    return run(hold, id, OperatorKind.ADMIN_SPLIT, List.of(new OpStep.SplitAt(key, d.end(), d.generation(), cause)),
+        why);
   }
 
-  CompletableFuture<RangeDescriptorProto> mergeStep(InFlight.Lease lease, long left, long right, Explanation why) {
-    return steps.run(lease, "merge", List.of(left, right), why, () -> actions.merge(left, right),
-        d -> new StepRunner.Done(List.of(d), List.of(left, right), "r" + left + " + r" + right + " -> r"
-            + d.getRangeId(), List.of()));
+  /** Moves one replica (from a dead source: add and remove; from a live one: add, leadership off, remove). */
+  CompletableFuture<RangeDescriptorProto> moveOp(OperatorQueue.Hold hold, Move m) {
+    RangeDescriptor d = descriptor(m.rangeId());
+    return run(hold, m.rangeId(), OperatorKind.ADMIN_MOVE, OperatorPlanner.moveSteps(m, d, liveNodeIds()), m.why());
   }
 
-  CompletableFuture<Boolean> transferStep(InFlight.Lease lease, long id, String from, String to, Explanation why) {
-    return steps.run(lease, "leader-transfer", List.of(id), why, () -> {
-      actions.transferLeader(id, to);
-      return Boolean.TRUE;
-    }, ok -> {
-      stats.leaderMoved(id, to);
-      return new StepRunner.Done(List.of(), List.of(id), "r" + id + " leader " + from + " -> " + to, List.of());
-    });
+  CompletableFuture<RangeDescriptorProto> transferOp(OperatorQueue.Hold hold, long id, String from, String to,
+      Explanation why) {
+    return run(hold, id, OperatorKind.ADMIN_MOVE, List.of(new OpStep.TransferLeader(from, to)), why);
+  }
+
+  private CompletableFuture<RangeDescriptorProto> run(OperatorQueue.Hold hold, long id, OperatorKind kind,
+      List<OpStep> steps, Explanation why) {
+    RangeDescriptor d = descriptor(id);
+    Operator op = new Operator(id, d.generation(), kind, steps, why,
+        controller.timeouts().deadline(steps, clock.getAsLong()));
+    return controller.run(op, Optional.of(hold)).thenApply(seen -> meta.view().range(id).orElseThrow());
+  }
+
+  private Set<String> liveNodeIds() {
+    long now = clock.getAsLong();
+    Set<String> out = new HashSet<>();
+    for (NodeRecord n : meta.view().nodes()) {
+      if (now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis()) {
+        out.add(n.getNodeId());
+      }
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -110,9 +96,11 @@ final class AdminOperations {
   CompletableFuture<AdminSplitResponse> split(long rangeId, Optional<ByteString> splitKey) {
     try {
       RangeDescriptorProto d = rangeForSplit(rangeId, splitKey);
-      InFlight.Lease lease = acquire(List.of(d.getRangeId()), "admin split");
-      return released(lease, splitStep(lease, d.getRangeId(), splitKey, SplitCause.PRESPLIT,
-          Explanation.of("admin split").build()));
+      OperatorQueue.Hold hold = reserve(List.of(d.getRangeId()), "admin split");
+      Optional<Key> key = splitKey.filter(k -> !k.isEmpty()).map(ProtoValues::key);
+      return released(hold, splitOp(hold, d.getRangeId(), key, SplitCause.PRESPLIT, Explanation.of("admin split").build())
+          .thenApply(left -> AdminSplitResponse.newBuilder().setLeft(left)
+              .setRight(OperatorEvents.rightHalf(left.getRangeId(), meta.view()).orElseThrow()).build()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -155,10 +143,8 @@ final class AdminOperations {
             + ": " + rule.get().refusal(target.get()));
       }
       Move m = Move.of(rangeId, from, to, Explanation.of("admin move").build());
-      InFlight.Lease lease = acquire(List.of(rangeId), "admin move");
-      lease.moving(Optional.of(m));
-      return released(lease, steps.run(lease, "move", List.of(rangeId), m.why(), () -> actions.move(rangeId, from, to),
-          r -> StepRunner.Done.of(r, "r" + rangeId + " moved " + from + " -> " + to + " (admin)")));
+      OperatorQueue.Hold hold = reserve(List.of(rangeId), "admin move");
+      return released(hold, moveOp(hold, m));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -178,8 +164,7 @@ final class AdminOperations {
             + ", r" + right.getRangeId() + " has " + r + "; wait for repair");
       }
       long rightId = right.getRangeId();
-      Explanation why = Explanation.of("admin merge").build();
-      InFlight.Lease lease = acquire(List.of(leftRangeId, rightId), "admin merge");
+      OperatorQueue.Hold hold = reserve(List.of(leftRangeId, rightId), "admin merge");
       // Co-locate: move the right range's replicas missing on the left onto the left's other nodes.
       List<String> from = new ArrayList<>(r);
       from.removeAll(l);
@@ -189,18 +174,14 @@ final class AdminOperations {
       for (int i = 0; i < from.size(); i++) {
         Move m = Move.of(rightId, from.get(i), to.get(i), Explanation.of("co-locate for admin merge")
             .with("leftRangeId", leftRangeId).with("rightRangeId", rightId).build());
-        chain = chain.thenCompose(v -> {
-          lease.moving(Optional.of(m));
-          return steps.run(lease, "move", List.of(rightId), m.why(), () -> actions.move(rightId, m.fromNode().get(),
-              m.toNode()), d -> StepRunner.Done.of(d, "r" + rightId + " moved " + m.fromNode().get() + " -> "
-              + m.toNode() + " to co-locate with r" + leftRangeId));
-        });
+        chain = chain.thenCompose(v -> moveOp(hold, m));
       }
       CompletableFuture<RangeDescriptorProto> merged = chain.thenCompose(v -> {
-        lease.moving(Optional.empty());
-        return mergeStep(lease, leftRangeId, rightId, why);
+        RangeDescriptor rd = descriptor(rightId);
+        return run(hold, leftRangeId, OperatorKind.ADMIN_MERGE,
+            List.of(new OpStep.Merge(rightId, rd.generation(), rd.end())), Explanation.of("admin merge").build());
       });
-      return released(lease, merged);
+      return released(hold, merged);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -228,22 +209,29 @@ final class AdminOperations {
     return d.get();
   }
 
+  private RangeDescriptor descriptor(long rangeId) {
+    return ProtoValues.descriptor(meta.view().range(rangeId)
+        .orElseThrow(() -> new IllegalStateException("range " + rangeId + " is no longer in the map")));
+  }
+
   void node(String nodeId) {
     if (meta.view().nodes().stream().noneMatch(n -> n.getNodeId().equals(nodeId))) {
       throw new AdminRejectedException("node_id", "unknown node '" + nodeId + "'");
     }
   }
 
-  InFlight.Lease acquire(List<Long> ids, String what) {
-    Optional<InFlight.Lease> lease = inFlight.acquire(ids, what);
-    if (lease.isEmpty()) {
-      long busy = ids.stream().filter(inFlight::busy).findFirst().orElse(ids.get(0));
-      throw new RangeBusyException(busy, inFlight.holder(busy).orElse("a step"));
+  OperatorQueue.Hold reserve(List<Long> ids, String what) {
+    controller.leadIfLeader();
+    Optional<OperatorQueue.Hold> hold = controller.queue().reserve(ids, what);
+    if (hold.isEmpty()) {
+      long busy = ids.stream().filter(id -> controller.queue().holderName(id).isPresent()).findFirst()
+          .orElse(ids.get(0));
+      throw new RangeBusyException(busy, controller.queue().holderName(busy).orElse("a step"));
     }
-    return lease.get();
+    return hold.get();
   }
 
-  <T> CompletableFuture<T> released(InFlight.Lease lease, CompletableFuture<T> f) {
-    return f.whenComplete((v, e) -> inFlight.release(lease));
+  <T> CompletableFuture<T> released(OperatorQueue.Hold hold, CompletableFuture<T> f) {
+    return f.whenComplete((v, e) -> hold.release());
   }
 }

@@ -3,92 +3,106 @@ package dev.rangekv.meta.controller;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
+import dev.rangekv.core.controller.OperatorInputs;
 import dev.rangekv.core.controller.TickPlan;
-import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.operator.OpStep;
+import dev.rangekv.core.operator.Operator;
+import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
 import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.policy.SplitEvent;
-import dev.rangekv.core.split.SplitDecision;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.meta.MetaCommand;
+import io.grpc.Channel;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller on the meta leader. {@link #tick} builds a snapshot from the meta view and the
- * leaders' stats, calls {@link ControllerPlanner#tick}, keeps the planner's state, records "why" for
- * every range, logs declined decisions and alerts (de-duplicated), and starts the plan's steps on the
- * step executor: repairs, splits, merges (or their co-location moves), rebalancing moves and leadership
- * transfers, at most one step per range at a time. Each finished step is reported to the meta range
- * and logged as an event; each failure becomes a {@code "failed"} event and the range is left alone for
- * {@link #FAILURE_BACKOFF_TICKS} ticks.
+ * The controller on the meta leader. {@link #tick} advances the running operators against the latest
+ * reports, builds a snapshot from the meta view and the leaders' stats, calls {@link
+ * ControllerPlanner#tick} (which returns the tick's operators, in priority order, leaving the ranges of
+ * running operators alone), admits them to the {@link OperatorQueue} and sends each due step as one
+ * non-blocking node-admin call ({@link StepCalls}). A call's answer is reported to the meta range and
+ * advances its operator at once; a step that does not finish in time is retried or its operator is
+ * cancelled with a {@code "failed"} event saying why. Also records "why" for every range, logs declined
+ * decisions and alerts (de-duplicated), and grows the meta range onto joined nodes.
  *
- * <p>{@link #tick} owns no thread ({@link ControllerLoop} calls it); calls to it are serialised. Admin
- * operations ({@link #split}, {@link #merge}, {@link #move}, {@link #presplit}) may be called from any
- * thread and complete when done. Ticks are skipped while this node is not the meta leader; on gaining
- * the leadership the planner state starts over.
+ * <p>No thread waits on a step: {@link #tick} owns no thread ({@link ControllerLoop} calls it) and
+ * returns once the calls are sent; answers arrive on gRPC threads. One lock serialises ticks, answers
+ * and admin calls (each holds it briefly). Admin operations ({@link #split}, {@link #merge}, {@link
+ * #move}, {@link #presplit}) run as operators too and complete when they finish. Ticks are skipped
+ * while this node is not the meta leader; on gaining the leadership the planner state and the queue
+ * start over (the reports tell the new leader where every range stands).
  */
 public final class Controller {
   private static final Logger log = LoggerFactory.getLogger(Controller.class);
-  /** Ticks a range is left alone after one of its steps failed, so a failing node is not hammered. */
+  /** Ticks a range is left alone after one of its operators was cancelled, so a failing node is not hammered. */
   static final int FAILURE_BACKOFF_TICKS = 3;
 
   private final MetaGroup meta;
   private final ControllerConfig config;
+  private final StepTimeouts timeouts;
   private final StatsBook stats = new StatsBook();
   private final WhyBook why = new WhyBook();
-  private final InFlight inFlight = new InFlight();
   private final EventLog events;
-  private final StepRunner steps;
-  private final RangeActions actions;
+  private final OperatorQueue queue;
+  private final StepCalls calls;
   private final AdminOperations admin;
+  private final MetaVoterStep metaVoters;
   private final SplitHistory history = new SplitHistory();
   private final Set<String> knownDead = new HashSet<>();
-  private final Map<Long, Long> backoffUntil = new ConcurrentHashMap<>();
+  private final Map<Long, CompletableFuture<OperatorQueue.Observed>> waiting = new HashMap<>();
+  private final Map<Long, OperatorQueue.Hold> holds = new HashMap<>();
+  /** Where to send steps of ranges whose leader no heartbeat reported yet (a split's new half). */
+  private final Map<Long, String> leaderHints = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Map<Long, String> placementViolations = Map.of();
   private final LongSupplier clock;
   private ControllerState state = ControllerState.INITIAL;
-  private long tickNow;
   private boolean wasLeader;
 
   /**
    * @param meta this node's meta replica
-   * @param actions executes steps on ranges (blocking calls)
+   * @param nodeChannels a channel to a node's client address, for node-admin and replica calls
    * @param config the policies' thresholds
-   * @param stepExecutor runs the blocking steps (a few threads suffice; moves are budgeted)
-   * @param clock the meta leader's wall clock, for events stamped outside a tick
+   * @param timeouts how long each step's attempt may take, and how many attempts it gets
+   * @param moveBytesPerSecond span snapshot bandwidth of a replica move (0 = unlimited)
+   * @param clock the meta leader's wall clock, for events and answers that arrive between ticks
    */
-  public Controller(MetaGroup meta, RangeActions actions, ControllerConfig config, Executor stepExecutor,
-      LongSupplier clock) {
+  public Controller(MetaGroup meta, Function<String, Channel> nodeChannels, ControllerConfig config,
+      StepTimeouts timeouts, long moveBytesPerSecond, LongSupplier clock) {
     this.meta = meta;
     this.config = config;
+    this.timeouts = timeouts;
     this.clock = clock;
     this.events = new EventLog(meta, clock);
-    this.actions = actions;
-    this.steps = new StepRunner(meta, events, stepExecutor, clock);
-    this.admin = new AdminOperations(meta, actions, config, stats, inFlight, steps, events, clock);
+    this.queue = new OperatorQueue(timeouts, FAILURE_BACKOFF_TICKS * config.tickMillis());
+    this.calls = new StepCalls(nodeChannels, timeouts, moveBytesPerSecond);
+    this.admin = new AdminOperations(this, meta, config, stats, events, clock);
+    this.metaVoters = new MetaVoterStep(meta, nodeChannels, events, clock);
   }
 
   /** Where heartbeats go (shared with {@link MetaServiceImpl}). */
@@ -105,6 +119,14 @@ public final class Controller {
     return config;
   }
 
+  StepTimeouts timeouts() {
+    return timeouts;
+  }
+
+  OperatorQueue queue() {
+    return queue;
+  }
+
   /**
    * The placement-rule violations of {@code rangeId} at the last tick, {@code "; "}-joined; empty when
    * it conforms or no rule governs it.
@@ -113,41 +135,44 @@ public final class Controller {
     return placementViolations.getOrDefault(rangeId, "");
   }
 
-  /** Replica moves in flight now (tick and admin). */
+  /** Replica moves in flight now (planned and admin). */
   public List<Move> movesInFlight() {
-    return inFlight.moves();
+    return queue.moves();
+  }
+
+  /** The operators running now, in admission order. */
+  public List<Operator> operators() {
+    return queue.running();
   }
 
   /**
-   * One controller tick at {@code nowMillis}: plans and starts this tick's steps (they finish on the
-   * step executor). Returns the plan, or empty when this node is not the meta leader.
+   * One controller tick at {@code nowMillis}: advances the running operators, plans, and sends this
+   * tick's steps (their answers arrive later). Returns the plan, or empty when this node is not the
+   * meta leader.
    */
   public synchronized Optional<TickPlan> tick(long nowMillis) {
     if (!meta.isLeader()) {
+      if (wasLeader) {
+        forget("this node lost the meta leadership");
+      }
       wasLeader = false;
       return Optional.empty();
     }
-    if (!wasLeader) {
-      state = ControllerState.INITIAL;
-      history.reset();
-      events.clear();
-      knownDead.clear();
-      why.clear();
-      // Stats from a former term may be long stale; the next heartbeats refill what is dropped.
-      stats.forgetOlderThan(nowMillis - config.deadNodeTimeoutMillis());
-      wasLeader = true;
-    }
-    tickNow = nowMillis;
-    backoffUntil.values().removeIf(until -> until <= nowMillis);
+    lead(nowMillis);
+    advance(nowMillis);
     MetaView view = meta.view();
     List<SplitEvent> splits = history.refresh(view, nowMillis, config.splitCooldownMillis());
-    SnapshotBuilder.Built built = SnapshotBuilder.build(view, stats, inFlight.moves(), splits);
-    TickPlan plan = ControllerPlanner.tick(built.snapshot(), state, config, nowMillis);
+    SnapshotBuilder.Built built = SnapshotBuilder.build(view, stats, queue.moves(), splits);
+    List<OperatorInputs.Running> running = queue.runningSteps().stream()
+        .map(r -> new OperatorInputs.Running(r.getKey(), r.getValue())).toList();
+    TickPlan plan = ControllerPlanner.tick(built.snapshot(), state, config, nowMillis,
+        new OperatorInputs(queue.locked(nowMillis), built.unmeasured(), timeouts, running));
+    preempt(plan, nowMillis);
     state = plan.next();
     stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
     stats.retainNodes(view.nodes().stream().map(NodeRecord::getNodeId).toList());
     why.record(plan, built, config, nowMillis);
-    Map<Long, String> violations = new java.util.HashMap<>();
+    Map<Long, String> violations = new HashMap<>();
     for (PlacementPlan.Report r : plan.placement().reports()) {
       if (!r.conforms()) {
         violations.put(r.rangeId(), r.violations().stream().map(Object::toString).collect(Collectors.joining("; ")));
@@ -155,8 +180,205 @@ public final class Controller {
     }
     placementViolations = Map.copyOf(violations);
     logRepetitive(plan, built, nowMillis);
-    execute(plan, built, nowMillis);
+    for (Operator op : plan.operators()) {
+      queue.admit(op, nowMillis); // the planner left locked ranges alone: this admits them all
+    }
+    advance(nowMillis);
+    Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
+    metaVoters.placeIfDue(view.nodes().stream().filter(n -> live.contains(n.getNodeId())).toList(), view.nodes());
     return Optional.of(plan);
+  }
+
+  /**
+   * Cancels, without backing off, the running operators the plan preempts (their steps aim at a dead
+   * node), before the plan's operators are admitted: those may take the freed ranges (a repair). Called
+   * with the lock held.
+   */
+  private void preempt(TickPlan plan, long nowMillis) {
+    boolean any = false;
+    for (TickPlan.Preemption p : plan.preemptions()) {
+      any |= queue.preempt(p.rangeId(), p.reason());
+    }
+    if (any) {
+      advance(nowMillis);
+    }
+  }
+
+  /** On gaining the meta leadership: the planner state and the queue start over. Called with the lock held. */
+  private void lead(long nowMillis) {
+    if (wasLeader) {
+      return;
+    }
+    state = ControllerState.INITIAL;
+    history.reset();
+    events.clear();
+    knownDead.clear();
+    why.clear();
+    forget("this node became the meta leader again");
+    // Stats from a former term may be long stale; the next heartbeats refill what is dropped.
+    stats.forgetOlderThan(nowMillis - config.deadNodeTimeoutMillis());
+    wasLeader = true;
+  }
+
+  /** Before an admin call holds ranges: takes up the leadership first, so taking it up drops no hold. */
+  synchronized void leadIfLeader() {
+    if (meta.isLeader()) {
+      lead(clock.getAsLong());
+    }
+  }
+
+  private void forget(String reason) {
+    for (OperatorQueue.Cancelled c : queue.clear(reason)) {
+      Optional.ofNullable(waiting.remove(c.id())).ifPresent(f -> f.completeExceptionally(
+          new OperatorCancelledException(c.op(), reason)));
+    }
+    holds.clear();
+  }
+
+  /** One pass of the queue at {@code now}, and what it asks for. Called with the lock held. */
+  private void advance(long now) {
+    MetaView view = meta.view();
+    List<OperatorQueue.Action> actions = queue.advance(now, id -> observed(view, id));
+    List<EventProto> out = new ArrayList<>();
+    for (OperatorQueue.Action a : actions) {
+      if (a instanceof OperatorQueue.Send s) {
+        send(s, view);
+      } else if (a instanceof OperatorQueue.Finished f) {
+        OperatorQueue.Hold hold = holds.remove(f.id());
+        if (hold != null && f.op().steps().get(0) instanceof OpStep.SplitAt) {
+          OperatorEvents.rightHalf(f.op().rangeId(), view).ifPresent(r -> hold.extend(List.of(r.getRangeId())));
+        }
+        out.add(OperatorEvents.finished(f.op(), view, now));
+        log.info("operator finished {}", f.op());
+        Optional.ofNullable(waiting.remove(f.id())).ifPresent(w -> w.complete(f.seen()));
+      } else if (a instanceof OperatorQueue.Cancelled c) {
+        holds.remove(c.id());
+        log.warn("operator cancelled op={} reason={}", c.op(), c.reason());
+        EventProto e = OperatorEvents.cancelled(c.op(), c.reason(), now);
+        if (events.shouldLog(e, now)) {
+          out.add(e);
+        }
+        Optional.ofNullable(waiting.remove(c.id())).ifPresent(w -> w.completeExceptionally(
+            new OperatorCancelledException(c.op(), c.reason())));
+      }
+    }
+    append(out);
+  }
+
+  /**
+   * The range as the reports show it: the meta view's descriptor and the leader its leader reported (or,
+   * before any report, the node whose answer created it). A provisional remnant counts: a heartbeat that
+   * reports a split's right half before the left one trims the left's old entry to a remnant, which
+   * still names the range (treating it as gone cancelled a split that had just succeeded, with a
+   * "failed" event and a back-off on the range; DistributionIT's demo).
+   */
+  private Optional<OperatorQueue.Observed> observed(MetaView view, long rangeId) {
+    Optional<RangeDescriptorProto> d = view.range(rangeId);
+    if (d.isEmpty()) {
+      return Optional.empty();
+    }
+    var descriptor = ProtoValues.descriptor(d.get());
+    // until a heartbeat reports the leader of a split's new half, the node that split it answers for it.
+    // The leader may be a voter the descriptor does not list yet: an add joined it to the Raft
+    // configuration and leadership went there before the add recorded the replica set (ZoneSpreadIT:
+    // [n1, n2, n3] led by n4; filtering it out sent every step to n1, which answered "not leader, hint=n4")
+    String leader = stats.leaderReport(rangeId).map(StatsBook.LeaderReport::nodeId)
+        .or(() -> Optional.ofNullable(leaderHints.get(rangeId))).orElse("");
+    return Optional.of(new OperatorQueue.Observed(descriptor, leader));
+  }
+
+  private void send(OperatorQueue.Send s, MetaView view) {
+    long rangeId = s.op().rangeId();
+    // a range reported dormant (or a merge's dormant right half) is woken before its step; so is any retry,
+    // in case the range fell asleep after its last report
+    boolean wake = s.attempt() > 0 || stats.isDormant(rangeId)
+        || (s.step() instanceof OpStep.Merge m && stats.isDormant(m.rightRangeId()));
+    Optional<StepCalls.Sent> call = calls.send(s, view, Optional.ofNullable(leaderHints.get(rangeId)), wake);
+    if (call.isEmpty()) {
+      queue.unsent(s.id(), s.index());
+      return;
+    }
+    log.debug("operator step sent op={} step={} attempt={} nodeId={}", s.op(), s.step().describe(), s.attempt(),
+        call.get().nodeId());
+    call.get().reply().whenComplete((reply, err) -> answered(s, call.get().nodeId(), reply, err));
+  }
+
+  /**
+   * A step's answer: report what it changed and advance at once. A failure is retried by the next pass,
+   * except a NOT_LEADER naming another node: that retry goes there at once (it still counts as an attempt);
+   * and a refusal ({@link StepCalls#isRefusal}) cancels the operator at once, as retrying cannot help.
+   */
+  private void answered(OperatorQueue.Send s, String nodeId, StepCalls.Reply reply, Throwable err) {
+    long rangeId = s.op().rangeId();
+    if (err != null) {
+      String message = unwrap(err).getMessage();
+      log.warn("operator step failed rangeId={} step={} attempt={} nodeId={} error={}", rangeId, s.step().describe(),
+          s.attempt(), nodeId, message);
+      boolean refused = StepCalls.isRefusal(err);
+      queue.failed(s.id(), s.index(), message == null ? "" : message, refused);
+      Optional<String> hint = RangeKvErrors.fromThrowable(unwrap(err).getCause() == null ? err : unwrap(err).getCause())
+          .filter(e -> e.hasNotLeader()).map(e -> e.getNotLeader().getLeaderNodeId())
+          .filter(h -> !h.isEmpty() && !h.equals(nodeId));
+      if (hint.isPresent()) {
+        leaderHints.put(rangeId, hint.get());
+        poke();
+      } else if (refused) {
+        poke(); // cancelled now, not a tick later
+      }
+      return;
+    }
+    reply.leader().ifPresent(l -> {
+      stats.leaderMoved(rangeId, l); // a range with a leader report
+      leaderHints.put(rangeId, l); // one without (yet)
+    });
+    if (reply.descriptors().size() == 2) {
+      // a split's new half: its group starts on the same nodes; ask the node that split it first
+      leaderHints.put(reply.descriptors().get(1).getRangeId(), nodeId);
+    }
+    report(reply.descriptors()).whenComplete((v, e) -> {
+      if (e != null) {
+        log.warn("could not report step result rangeId={} error={}", s.op().rangeId(), unwrap(e).getMessage());
+      }
+      poke();
+    });
+  }
+
+  /** Advances the queue now (an answer arrived), as a tick would, without planning. */
+  private synchronized void poke() {
+    if (meta.isLeader() && wasLeader) {
+      leaderHints.keySet().removeIf(id -> stats.leaderReport(id).isPresent());
+      advance(clock.getAsLong());
+    }
+  }
+
+  private CompletableFuture<?> report(List<RangeDescriptorProto> descriptors) {
+    if (descriptors.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong())
+        .setReport(ReportDescriptorsRequest.newBuilder().addAllRanges(descriptors)).build());
+  }
+
+  /**
+   * Runs {@code op} (an admin call's, under {@code hold}): admitted now and its first step sent; completes
+   * with the range as reported when every step has finished, or fails when it is cancelled.
+   */
+  synchronized CompletableFuture<OperatorQueue.Observed> run(Operator op, Optional<OperatorQueue.Hold> hold) {
+    long now = clock.getAsLong();
+    if (!meta.isLeader()) {
+      return CompletableFuture.failedFuture(new OperatorCancelledException(op, "this node is not the meta leader"));
+    }
+    lead(now);
+    Optional<Long> id = queue.admit(op, now, hold);
+    if (id.isEmpty()) {
+      long busy = op.rangeIds().stream().filter(r -> queue.holderName(r).isPresent()).findFirst().orElse(op.rangeId());
+      return CompletableFuture.failedFuture(new RangeBusyException(busy, queue.holderName(busy).orElse("a step")));
+    }
+    CompletableFuture<OperatorQueue.Observed> done = new CompletableFuture<>();
+    waiting.put(id.get(), done);
+    hold.ifPresent(h -> holds.put(id.get(), h));
+    advance(now);
+    return done;
   }
 
   private void logRepetitive(TickPlan plan, SnapshotBuilder.Built built, long now) {
@@ -178,126 +400,29 @@ public final class Controller {
         knownDead.remove(n.nodeId());
       }
     }
+    append(out);
+  }
+
+  private void append(List<EventProto> out) {
     if (!out.isEmpty()) {
       events.append(out).whenComplete((v, e) -> {
         if (e != null) {
-          log.warn("could not log controller events count={} error={}", out.size(), StepRunner.unwrap(e).getMessage());
+          log.warn("could not log controller events count={} error={}", out.size(), unwrap(e).getMessage());
         }
       });
     }
   }
 
-  private void execute(TickPlan plan, SnapshotBuilder.Built built, long now) {
-    Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(now, config.deadNodeTimeoutMillis()));
-    Set<Long> unmeasured = built.unmeasured();
-    Set<Long> touched = new HashSet<>();
-    for (Move m : plan.repair().moves()) {
-      startMove(m, "repair", live, touched);
+  static Throwable unwrap(Throwable t) {
+    Throwable c = t;
+    while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+      c = c.getCause();
     }
-    for (RepairPlan.Removal r : plan.repair().removals()) {
-      if (touched.add(r.rangeId())) {
-        lease(List.of(r.rangeId()), "repair").ifPresent(lease -> release(lease, admin.removeStep(lease, r)));
-      }
-    }
-    for (Move m : plan.placement().moves()) {
-      startMove(m, "move", live, touched); // needs no stats: the rule, not the load, decides
-    }
-    for (LeaderTransfer t : plan.placement().leaderTransfers()) {
-      if (touched.add(t.rangeId())) {
-        startTransfer(t);
-      }
-    }
-    for (SplitDecision d : plan.splits()) {
-      boolean ruleBoundary = d instanceof SplitDecision.Split x && x.cause() == SplitCause.PLACEMENT;
-      if ((d instanceof SplitDecision.Split || d instanceof SplitDecision.NeedsMidpoint)
-          && (ruleBoundary || !unmeasured.contains(d.rangeId())) && touched.add(d.rangeId())) {
-        startSplit(d);
-      }
-    }
-    for (MergeDecision d : plan.merges()) {
-      if (unmeasured.contains(d.leftRangeId()) || unmeasured.contains(d.rightRangeId())) {
-        continue;
-      }
-      if (d instanceof MergeDecision.Merge m && !touched.contains(m.rightRangeId()) && touched.add(m.leftRangeId())) {
-        touched.add(m.rightRangeId());
-        startMerge(m);
-      } else if (d instanceof MergeDecision.CoLocateFirst c && !c.moves().isEmpty()) {
-        startMove(c.moves().get(0), "move", live, touched);
-      }
-    }
-    for (Move m : plan.rebalance().moves()) {
-      if (!unmeasured.contains(m.rangeId())) {
-        startMove(m, "move", live, touched);
-      }
-    }
-    for (LeaderTransfer t : plan.rebalance().leaderTransfers()) {
-      if (!unmeasured.contains(t.rangeId()) && touched.add(t.rangeId())) {
-        startTransfer(t);
-      }
-    }
-    placeMetaVoters(live);
-  }
-
-  /** Grows the meta range onto joined nodes, or replaces a voter on a dead node (one change at a time). */
-  private void placeMetaVoters(Set<String> live) {
-    List<NodeRecord> nodes = meta.view().nodes();
-    List<NodeRecord> liveNodes = nodes.stream().filter(n -> live.contains(n.getNodeId())).toList();
-    MetaVoterStep.due(meta, liveNodes).ifPresent(change ->
-        lease(List.of(MetaVoterStep.META_LEASE_ID), "meta-voters").ifPresent(lease ->
-            release(lease, MetaVoterStep.run(steps, lease, meta, actions, nodes, change))));
-  }
-
-  private void startMove(Move m, String kind, Set<String> live, Set<Long> touched) {
-    if (!touched.add(m.rangeId())) {
-      return;
-    }
-    lease(List.of(m.rangeId()), kind).ifPresent(lease -> {
-      lease.moving(Optional.of(m));
-      release(lease, admin.moveStep(lease, kind, m, live));
-    });
-  }
-
-  private void startSplit(SplitDecision d) {
-    long id = d.rangeId();
-    Optional<ByteString> key = d instanceof SplitDecision.Split s ? Optional.of(ProtoValues.bytes(s.splitKey()))
-        : Optional.empty();
-    SplitCause cause = d instanceof SplitDecision.Split s ? s.cause() : SplitCause.SIZE;
-    lease(List.of(id), "split").ifPresent(lease -> release(lease, admin.splitStep(lease, id, key, cause, d.why())));
-  }
-
-  private void startMerge(MergeDecision.Merge m) {
-    lease(List.of(m.leftRangeId(), m.rightRangeId()), "merge").ifPresent(lease ->
-        release(lease, admin.mergeStep(lease, m.leftRangeId(), m.rightRangeId(), m.why())));
-  }
-
-  private void startTransfer(LeaderTransfer t) {
-    lease(List.of(t.rangeId()), "leader-transfer").ifPresent(lease ->
-        release(lease, admin.transferStep(lease, t.rangeId(), t.fromNode(), t.toNode(), t.why())));
-  }
-
-  /** A lease on {@code ids} unless one is held already or backing off after a failed step. */
-  private Optional<InFlight.Lease> lease(List<Long> ids, String what) {
-    for (long id : ids) {
-      if (backoffUntil.getOrDefault(id, Long.MIN_VALUE) > tickNow) {
-        return Optional.empty();
-      }
-    }
-    return inFlight.acquire(ids, what);
-  }
-
-  /** Frees the lease when the step ends; its failure was already logged and recorded as an event. */
-  private void release(InFlight.Lease lease, CompletableFuture<?> step) {
-    step.whenComplete((v, e) -> {
-      if (e != null) {
-        long until = clock.getAsLong() + FAILURE_BACKOFF_TICKS * config.tickMillis();
-        lease.ids().forEach(id -> backoffUntil.put(id, until));
-      }
-      inFlight.release(lease);
-    });
+    return c;
   }
 
   // ------------------------------------------------------------------------------------------
-  // Admin operations (MetaService Split/Merge/Move/PreSplit); each logged as events and reported.
+  // Admin operations (MetaService Split/Merge/Move/PreSplit); each runs as operators, logged as events.
 
   /** Splits {@code rangeId} (or the range holding {@code splitKey} when 0) at the key or the store's midpoint. */
   public CompletableFuture<AdminSplitResponse> split(long rangeId, Optional<ByteString> splitKey) {

@@ -56,7 +56,7 @@ final class MetaAnswers {
   }
 
   StatusRuntimeException status(Throwable t) {
-    Throwable c = StepRunner.unwrap(t);
+    Throwable c = Controller.unwrap(t);
     if (c instanceof StatusRuntimeException s) {
       return s;
     }

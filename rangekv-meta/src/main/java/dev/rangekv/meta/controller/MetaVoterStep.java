@@ -2,48 +2,119 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
+import dev.rangekv.proto.replica.PrepareMetaReplicaResponse;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import io.grpc.Channel;
+import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Grows the meta range onto joined nodes, replaces voters on dead ones and spreads voters that share a
  * zone ({@link MetaVoterPolicy}):
- * starts an empty meta replica on the added node, then changes the group's voters through Raft (the new
- * replica catches up from the leader's log or state). Logged as a {@code "meta-voters"} event; the
- * meta range is leased as range id {@value #META_LEASE_ID} so one change runs at a time.
+ * asks the added node to start an empty meta replica (one non-blocking replica-service call), then
+ * changes the group's voters through Raft (the new replica catches up from the leader's log or state).
+ * Logged as a {@code "meta-voters"} event, or a {@code "failed"} one; one change runs at a time.
+ * Thread-safe.
  */
 final class MetaVoterStep {
-  /** Lease id of the meta range (range ids start at 1). */
-  static final long META_LEASE_ID = 0;
+  private static final Logger log = LoggerFactory.getLogger(MetaVoterStep.class);
   /** Voters the meta range keeps when enough nodes are live: tolerates one failure. */
   static final int TARGET_VOTERS = 3;
 
-  private MetaVoterStep() {}
+  private final MetaGroup meta;
+  private final Function<String, Channel> channels;
+  private final EventLog events;
+  private final LongSupplier clock;
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  MetaVoterStep(MetaGroup meta, Function<String, Channel> channels, EventLog events, LongSupplier clock) {
+    this.meta = meta;
+    this.channels = channels;
+    this.events = events;
+    this.clock = clock;
+  }
 
   /** The change due now, given the live nodes' records; empty when the voters are where they should be. */
-  static Optional<MetaVoterPolicy.Change> due(MetaGroup meta, List<NodeRecord> liveNodes) {
+  Optional<MetaVoterPolicy.Change> due(List<NodeRecord> liveNodes) {
     Map<String, String> zones = liveNodes.stream()
         .collect(Collectors.toMap(NodeRecord::getNodeId, NodeRecord::getZone, (a, b) -> a));
     return MetaVoterPolicy.next(meta.voterIds(), meta.leaderNodeId(), zones, TARGET_VOTERS);
   }
 
-  /** Runs {@code change} under {@code lease}: prepare the added node's replica, then change the voters. */
-  static CompletableFuture<List<String>> run(StepRunner steps, InFlight.Lease lease, MetaGroup meta,
-      RangeActions actions, List<NodeRecord> nodes, MetaVoterPolicy.Change change) {
+  /** Starts the change due now, unless one is running; returns at once. */
+  void placeIfDue(List<NodeRecord> liveNodes, List<NodeRecord> nodes) {
+    Optional<MetaVoterPolicy.Change> change = due(liveNodes);
+    if (change.isEmpty() || !running.compareAndSet(false, true)) {
+      return;
+    }
     Map<String, NodeRecord> byId = nodes.stream()
         .collect(Collectors.toMap(NodeRecord::getNodeId, Function.identity(), (a, b) -> a));
     List<String> before = meta.voterIds();
-    return steps.run(lease, "meta-voters", List.of(), change.why(), () -> {
-      List<NodeRecord> voters = change.voters().stream().map(id -> recordOf(byId, id)).toList();
-      actions.prepareMetaReplica(recordOf(byId, change.added()), voters);
-      meta.changeVoters(voters).join();
-      return change.voters();
-    }, voters -> new StepRunner.Done(List.of(), List.of(), "meta voters " + before + " -> " + voters, List.of()));
+    MetaVoterPolicy.Change c = change.get();
+    CompletableFuture<Void> done;
+    try {
+      List<NodeRecord> voters = c.voters().stream().map(id -> recordOf(byId, id)).toList();
+      done = prepare(recordOf(byId, c.added()), voters).thenCompose(v -> meta.changeVoters(voters));
+    } catch (RuntimeException e) {
+      done = CompletableFuture.failedFuture(e);
+    }
+    done.handle((v, err) -> {
+      long now = clock.getAsLong();
+      EventProto e;
+      if (err == null) {
+        e = EventLog.event("meta-voters", List.of(), c.why(), "meta voters " + before + " -> " + c.voters(), now);
+      } else {
+        String message = StepCalls.message(Controller.unwrap(err));
+        log.warn("meta voter change failed voters={} error={}", c.voters(), message);
+        e = EventLog.event("failed", List.of(), c.why(), "meta-voters of [] was wanted because: " + c.why(), now)
+            .toBuilder().setReason("meta-voters failed: " + message).build();
+      }
+      return events.append(List.of(e));
+    }).thenCompose(f -> f).whenComplete((v, err) -> {
+      if (err != null) {
+        log.warn("could not log meta voter change error={}", Controller.unwrap(err).getMessage());
+      }
+      running.set(false);
+    });
+  }
+
+  private CompletableFuture<Void> prepare(NodeRecord node, List<NodeRecord> voters) {
+    PrepareMetaReplicaRequest.Builder request = PrepareMetaReplicaRequest.newBuilder();
+    for (NodeRecord v : voters) {
+      request.addVoters(RaftReplica.newBuilder().setNodeId(v.getNodeId()).setRaftAddress(v.getRaftAddress())
+          .setClientAddress(v.getAddress()));
+    }
+    CompletableFuture<Void> out = new CompletableFuture<>();
+    ReplicaServiceGrpc.newStub(channels.apply(node.getAddress())).withDeadlineAfter(30, TimeUnit.SECONDS)
+        .prepareMetaReplica(request.build(), new StreamObserver<PrepareMetaReplicaResponse>() {
+          @Override
+          public void onNext(PrepareMetaReplicaResponse r) {}
+
+          @Override
+          public void onError(Throwable t) {
+            out.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            out.complete(null);
+          }
+        });
+    return out;
   }
 
   private static NodeRecord recordOf(Map<String, NodeRecord> byId, String nodeId) {

@@ -14,6 +14,7 @@ import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -24,19 +25,23 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Admin pre-split: splits at the given keys (or uniform points of the 8-byte prefix space, {@link
- * KeyCodec#uniformSplitPoints}), one reported and logged split at a time, then optionally scatters the
+ * KeyCodec#uniformSplitPoints}) by bisection, splits of different ranges in parallel (each reported and
+ * logged), then optionally scatters the
  * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
  * on its planned nodes, and leadership moved to the first of them when the current leader is known.
- * All ranges involved stay leased until the end, so no tick merges the new empty ranges meanwhile; the
+ * All ranges involved stay held until the end, so no tick merges the new empty ranges meanwhile; the
  * splits carry cause {@code PRESPLIT}, which protects them for {@code merge.split-cooldown}. Ends with
  * one {@code "presplit"} event naming the resulting ranges in key order.
  */
 final class PreSplit {
   /** The most ranges one uniform pre-split may create. */
   static final int MAX_UNIFORM = 4096;
+  /** Splits of one pre-split in flight at once (each on a different range). */
+  static final int PARALLEL_SPLITS = 8;
 
   private final MetaGroup meta;
   private final ControllerConfig config;
@@ -72,18 +77,9 @@ final class PreSplit {
         ? Optional.of(PreSplitPlanner.atKeys(points, live, config.replicationFactor())) : Optional.empty();
     Set<Long> containing = new HashSet<>();
     points.forEach(p -> containing.add(meta.view().lookup(ProtoValues.bytes(p)).getRangeId()));
-    InFlight.Lease lease = ops.acquire(List.copyOf(containing), "admin presplit");
+    OperatorQueue.Hold lease = ops.reserve(List.copyOf(containing), "admin presplit");
     Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
-    CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
-    for (Key p : points) {
-      chain = chain.thenCompose(v -> {
-        RangeDescriptorProto d = meta.view().lookup(ProtoValues.bytes(p));
-        if (ProtoValues.key(d.getStart()).equals(p)) {
-          return CompletableFuture.completedFuture(null); // already a boundary
-        }
-        return ops.splitStep(lease, d.getRangeId(), Optional.of(ProtoValues.bytes(p)), SplitCause.PRESPLIT, why);
-      });
-    }
+    CompletableFuture<?> chain = new Bisection(points, lease, why).splitAll(0, points.size());
     AtomicInteger moves = new AtomicInteger();
     if (plan.isPresent()) {
       chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves));
@@ -99,6 +95,87 @@ final class PreSplit {
           .thenApply(x -> result);
     });
     return ops.released(lease, done);
+  }
+
+  /**
+   * Splits at the points by bisection: the middle point first, then both halves at once (each half's
+   * points lie in a different range once the middle split is done), with at most {@link #PARALLEL_SPLITS}
+   * splits in flight. A sequential pre-split into n ranges took n - 1 split latencies; this takes about
+   * log2(n) plus (n - 1) / PARALLEL_SPLITS.
+   */
+  private final class Bisection {
+    private final List<Key> points;
+    private final OperatorQueue.Hold lease;
+    private final Explanation why;
+    private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+    private int inFlight;
+
+    Bisection(List<Key> points, OperatorQueue.Hold lease, Explanation why) {
+      this.points = points;
+      this.lease = lease;
+      this.why = why;
+    }
+
+    /** Splits at points[from, to), which all lie in one range once the splits around them are done. */
+    CompletableFuture<Void> splitAll(int from, int to) {
+      if (from >= to) {
+        return CompletableFuture.completedFuture(null);
+      }
+      int mid = (from + to) >>> 1;
+      return limited(() -> splitAt(points.get(mid)))
+          .thenCompose(v -> CompletableFuture.allOf(splitAll(from, mid), splitAll(mid + 1, to)));
+    }
+
+    private CompletableFuture<?> splitAt(Key p) {
+      RangeDescriptorProto d = meta.view().lookup(ProtoValues.bytes(p));
+      if (ProtoValues.key(d.getStart()).equals(p)) {
+        return CompletableFuture.completedFuture(null); // already a boundary
+      }
+      return ops.splitOp(lease, d.getRangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
+    }
+
+    /** Runs {@code call} once fewer than PARALLEL_SPLITS calls are in flight (in arrival order). */
+    private CompletableFuture<Void> limited(Supplier<CompletableFuture<?>> call) {
+      CompletableFuture<Void> out = new CompletableFuture<>();
+      Runnable start = () -> {
+        CompletableFuture<?> f;
+        try {
+          f = call.get();
+        } catch (RuntimeException e) {
+          f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((v, err) -> {
+          Runnable next;
+          synchronized (this) {
+            next = queued.poll();
+            if (next == null) {
+              inFlight--;
+            }
+          }
+          if (next != null) {
+            next.run(); // the finished call's slot passes to the next one
+          }
+          if (err != null) {
+            out.completeExceptionally(err);
+          } else {
+            out.complete(null);
+          }
+        });
+      };
+      boolean now;
+      synchronized (this) {
+        now = inFlight < PARALLEL_SPLITS;
+        if (now) {
+          inFlight++;
+        } else {
+          queued.add(start);
+        }
+      }
+      if (now) {
+        start.run();
+      }
+      return out;
+    }
   }
 
   private static List<Key> points(List<ByteString> keys, int uniform) {
@@ -123,7 +200,7 @@ final class PreSplit {
   }
 
   /** The leased ranges as the meta view has them now, in key order. */
-  private List<RangeDescriptorProto> held(InFlight.Lease lease) {
+  private List<RangeDescriptorProto> held(OperatorQueue.Hold lease) {
     Set<Long> ids = lease.ids();
     List<RangeDescriptorProto> out = new ArrayList<>();
     for (RangeDescriptorProto d : meta.view().ranges()) {
@@ -135,7 +212,7 @@ final class PreSplit {
     return out;
   }
 
-  private CompletableFuture<?> scatter(InFlight.Lease lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
+  private CompletableFuture<?> scatter(OperatorQueue.Hold lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
     CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
     for (RangeDescriptorProto d : held(lease)) {
       Key start = ProtoValues.key(d.getStart());
@@ -150,20 +227,18 @@ final class PreSplit {
       for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
         Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
         chain = chain.thenCompose(v -> {
-          lease.moving(Optional.of(m));
           moves.incrementAndGet();
-          return ops.moveStep(lease, "move", m, Set.of(m.fromNode().get()));
+          return ops.moveOp(lease, m);
         });
       }
       chain = chain.thenCompose(v -> {
-        lease.moving(Optional.empty());
         String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
         String first = wanted.get(0);
         List<String> now = meta.view().range(id).map(r -> ProtoValues.descriptor(r).replicas()).orElse(List.of());
         if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
           return CompletableFuture.completedFuture(null);
         }
-        return ops.transferStep(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
+        return ops.transferOp(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
       });
     }
     return chain;

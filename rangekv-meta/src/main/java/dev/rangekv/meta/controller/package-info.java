@@ -2,7 +2,8 @@
  * The controller shell on the meta leader: keeps the latest per-range stats from heartbeats ({@link
  * dev.rangekv.meta.controller.StatsBook}), builds a {@code ClusterSnapshot} each tick ({@link
  * dev.rangekv.meta.controller.SnapshotBuilder}), calls {@code core.controller.ControllerPlanner} and
- * executes the plan through {@link dev.rangekv.meta.controller.RangeActions} ({@link
+ * runs the operators it returns in an {@link dev.rangekv.meta.controller.OperatorQueue}, each step one
+ * non-blocking node-admin call ({@link dev.rangekv.meta.controller.StepCalls}; {@link
  * dev.rangekv.meta.controller.Controller}, ticked by {@link dev.rangekv.meta.controller.ControllerLoop}),
  * logging every decision (taken or declined) as an event; answers "why" ({@link
  * dev.rangekv.meta.controller.WhyBook}), the admin calls and the whole meta API ({@link

@@ -96,14 +96,23 @@ public final class RaftMetaGroup implements MetaGroup {
           .setServersInCurrentConf(current)
           .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
           .build();
-      return server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(), MetaGroups.GROUP_ID,
+      // Ratis completes this reply on its leader thread while holding the server's lock: a caller's
+      // continuation that proposes (the meta-voters event) would wait there for a client thread that needs
+      // that lock, and the meta leader froze. Continuations run on another thread (async for every outcome).
+      CompletableFuture<Void> out = new CompletableFuture<>();
+      server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(), MetaGroups.GROUP_ID,
               callIds.incrementAndGet(), args))
           .orTimeout(CONFIGURATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .thenAccept(reply -> {
-            if (!reply.isSuccess()) {
-              throw new CompletionException(reply.getException());
+          .whenCompleteAsync((reply, err) -> {
+            if (err != null) {
+              out.completeExceptionally(err);
+            } else if (!reply.isSuccess()) {
+              out.completeExceptionally(new CompletionException(reply.getException()));
+            } else {
+              out.complete(null);
             }
           });
+      return out;
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -85,7 +85,8 @@ class AdminOperationsTest {
 
     AdminMergeResponse r = Harness.call(h.service::merge, AdminMergeRequest.newBuilder().setLeftRangeId(1).build());
 
-    assertThat(c.calls()).containsExactly("move r2 n3->n4", "move r2 n4->n3", "merge r1 r2");
+    // each move is an added replica then a removed one (n1 leads: no leadership transfer is needed)
+    assertThat(c.calls()).containsExactly("add r2 n4", "remove r2 n3", "add r2 n3", "remove r2 n4", "merge r1 r2");
     assertThat(r.getMerged().getEndInfinite()).isTrue();
     assertThat(h.meta.view().ranges()).hasSize(1);
     h.assertMapMatchesCluster();
@@ -129,5 +130,27 @@ class AdminOperationsTest {
     }
     assertThat(c.calls()).noneMatch(s -> s.startsWith("merge"));
     assertThat(h.meta.view().ranges()).hasSize(3);
+  }
+
+  @Test
+  void presplit_splitsTheMiddlePointFirst_thenEachHalfInItsOwnRange() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
+    for (int i = 1; i <= 7; i++) {
+      req.addSplitKeys(ProtoValues.bytes(k(i * 100)));
+    }
+
+    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+
+    assertThat(r.getRangesList()).hasSize(8);
+    h.assertMapMatchesCluster();
+    List<String> splits = c.calls().stream().filter(s -> s.startsWith("split")).toList();
+    assertThat(splits).hasSize(7);
+    assertThat(splits.get(0)).as("bisection: the middle point splits the original range first")
+        .isEqualTo("split r1 at " + k(400));
+    assertThat(splits.subList(1, 7)).as("the halves' points split the two halves, not r1 alone")
+        .anyMatch(s -> !s.startsWith("split r1 "));
   }
 }

@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A cluster model behind {@link RangeActions}: ranges with their data (key to size), replicas, leader
- * and load; splits change the map, moves the replica sets; every call is recorded. Heartbeats are
- * produced from the model. Thread-safe (one lock), except that moves may wait on a gate outside it.
+ * A cluster model: ranges with their data (key to size), replicas, leader and load; splits change the
+ * map, replica changes the replica sets; every call is recorded. Heartbeats are produced from the
+ * model. {@link FakeNodes} serves it to the controller as each node's admin API. Thread-safe (one lock),
+ * except that added replicas may wait on a gate outside it.
  */
-final class FakeCluster implements RangeActions {
+final class FakeCluster {
   static final class FakeRange {
     long id;
     Key start;
@@ -155,7 +156,7 @@ final class FakeCluster implements RangeActions {
   }
 
   static NodeRecord record(String nodeId) {
-    return NodeRecord.newBuilder().setNodeId(nodeId).setAddress("127.0.0.1:" + (9000 + nodeId.hashCode() % 100))
+    return NodeRecord.newBuilder().setNodeId(nodeId).setAddress("fake-node:" + nodeId)
         .setRaftAddress("127.0.0.1:1" + nodeId.length()).build();
   }
 
@@ -177,10 +178,9 @@ final class FakeCluster implements RangeActions {
     return b.build();
   }
 
-  // ---- RangeActions
+  // ---- the nodes' admin calls (FakeNodes serves them)
 
-  @Override
-  public synchronized AdminSplitResponse split(long rangeId, Optional<ByteString> splitKey) {
+  synchronized AdminSplitResponse split(long rangeId, Optional<ByteString> splitKey) {
     calls.add("split r" + rangeId + splitKey.map(k -> " at " + ProtoValues.key(k)).orElse(" at midpoint"));
     fail("split");
     FakeRange r = range(rangeId);
@@ -223,38 +223,8 @@ final class FakeCluster implements RangeActions {
     throw new IllegalStateException("no midpoint in " + r.descriptor());
   }
 
-  @Override
-  public RangeDescriptorProto move(long rangeId, String fromNodeId, String toNodeId) {
-    int active = activeMoves.incrementAndGet();
-    maxActiveMoves.accumulateAndGet(active, Math::max);
-    try {
-      CountDownLatch gate = moveGate;
-      if (gate != null && !gate.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("move gate never opened");
-      }
-      synchronized (this) {
-        calls.add("move r" + rangeId + " " + fromNodeId + "->" + toNodeId);
-        fail("move");
-        FakeRange r = range(rangeId);
-        check(r.replicas.contains(fromNodeId) && !r.replicas.contains(toNodeId) && !dead.contains(toNodeId)
-            && !dead.contains(fromNodeId), "bad move of " + r.descriptor());
-        r.replicas.set(r.replicas.indexOf(fromNodeId), toNodeId);
-        if (fromNodeId.equals(r.leader)) {
-          r.leader = toNodeId;
-        }
-        r.generation++;
-        return proto(r);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } finally {
-      activeMoves.decrementAndGet();
-    }
-  }
 
-  @Override
-  public synchronized RangeDescriptorProto addReplica(long rangeId, String toNodeId) {
+  synchronized RangeDescriptorProto addReplica(long rangeId, String toNodeId) {
     calls.add("add r" + rangeId + " " + toNodeId);
     fail("add");
     FakeRange r = range(rangeId);
@@ -264,8 +234,7 @@ final class FakeCluster implements RangeActions {
     return proto(r);
   }
 
-  @Override
-  public synchronized RangeDescriptorProto removeReplica(long rangeId, String nodeId) {
+  synchronized RangeDescriptorProto removeReplica(long rangeId, String nodeId) {
     calls.add("remove r" + rangeId + " " + nodeId);
     fail("remove");
     FakeRange r = range(rangeId);
@@ -275,8 +244,7 @@ final class FakeCluster implements RangeActions {
     return proto(r);
   }
 
-  @Override
-  public synchronized void transferLeader(long rangeId, String toNodeId) {
+  synchronized void transferLeader(long rangeId, String toNodeId) {
     calls.add("leader r" + rangeId + " " + toNodeId);
     fail("leader");
     FakeRange r = range(rangeId);
@@ -284,8 +252,7 @@ final class FakeCluster implements RangeActions {
     r.leader = toNodeId;
   }
 
-  @Override
-  public synchronized RangeDescriptorProto merge(long leftRangeId, long rightRangeId) {
+  synchronized RangeDescriptorProto merge(long leftRangeId, long rightRangeId) {
     calls.add("merge r" + leftRangeId + " r" + rightRangeId);
     fail("merge");
     FakeRange l = range(leftRangeId);
@@ -306,6 +273,23 @@ final class FakeCluster implements RangeActions {
     }
   }
 
+  synchronized String leaderOf(long rangeId) {
+    return range(rangeId).leader;
+  }
+
+  synchronized boolean isDead(String nodeId) {
+    return dead.contains(nodeId);
+  }
+
+  CountDownLatch moveGate() {
+    return moveGate;
+  }
+
+  /** The node whose record has {@code address}. */
+  synchronized Optional<String> nodeAt(String address) {
+    return nodes.stream().filter(n -> record(n).getAddress().equals(address)).findFirst();
+  }
+
   private static void check(boolean ok, String what) {
     if (!ok) {
       throw new IllegalStateException(what);
@@ -321,8 +305,7 @@ final class FakeCluster implements RangeActions {
     return ProtoValues.descriptor(r.descriptor(), n -> "addr-" + n);
   }
 
-  @Override
-  public synchronized void prepareMetaReplica(NodeRecord node, List<NodeRecord> voters) {
+  synchronized void prepareMetaReplica(NodeRecord node, List<NodeRecord> voters) {
     calls.add("meta-replica " + node.getNodeId() + " voters " + voters.stream().map(NodeRecord::getNodeId).toList());
     fail("meta-replica");
     check(!dead.contains(node.getNodeId()), "meta replica on a dead node " + node.getNodeId());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -20,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
-/** The controller wired to the in-memory meta double, a fake cluster and a manual clock. */
+/** The controller wired to the in-memory meta double, a fake cluster's nodes and a manual clock. */
 final class Harness {
   static final ControllerConfig CONFIG = ControllerConfig.builder().maxBytes(10_000).splitQps(1000).tickMillis(1000)
       .splitCooldownMillis(5000).deadNodeTimeoutMillis(3000).loadSplitMinSamples(50).build();
@@ -28,6 +29,7 @@ final class Harness {
   final AtomicLong clock = new AtomicLong(1_000_000);
   final InMemoryMetaGroup meta = new InMemoryMetaGroup();
   final FakeCluster cluster;
+  final FakeNodes nodes;
   final Controller controller;
   final MetaServiceImpl service;
   final MetaNodeServiceImpl nodeService;
@@ -36,17 +38,23 @@ final class Harness {
     this(cluster, CONFIG, Runnable::run);
   }
 
-  Harness(FakeCluster cluster, ControllerConfig config, Executor steps) {
+  /** @param slow where the fake nodes finish added replicas held by a move gate */
+  Harness(FakeCluster cluster, ControllerConfig config, Executor slow) {
     this.cluster = cluster;
-    this.controller = new Controller(meta, cluster, config, steps, clock::get);
+    this.nodes = new FakeNodes(cluster, slow);
+    this.controller = new Controller(meta, nodes::channel, config, StepTimeouts.DEFAULTS, 0, clock::get);
     this.service = new MetaServiceImpl(meta, controller, clock::get);
     this.nodeService = new MetaNodeServiceImpl(meta, controller, clock::get);
   }
 
-  /** Installs the cluster's map and registers its live nodes through the service. */
+  /**
+   * Installs the cluster's map, registers its live nodes through the service and heartbeats them once
+   * (so the leaders are known, as they are a tick after a node starts).
+   */
   Harness start() {
     meta.bootstrap(cluster.descriptors(), List.of());
     cluster.liveNodes().forEach(this::register);
+    heartbeatAll();
     return this;
   }
 

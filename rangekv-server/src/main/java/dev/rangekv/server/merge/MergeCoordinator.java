@@ -13,8 +13,11 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.DropReplicaRequest;
 import dev.rangekv.proto.replica.FreezeCommand;
 import dev.rangekv.proto.replica.FreezeRangeRequest;
+import dev.rangekv.proto.replica.FreezeRangeResponse;
 import dev.rangekv.proto.replica.MergeCommand;
 import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.server.move.AsyncSteps;
 import dev.rangekv.server.move.LeaderContext;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
@@ -32,7 +35,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,9 +57,14 @@ import org.slf4j.LoggerFactory;
  * outcome), the coordinator never unfreezes: it checks the left's descriptor instead. A right range
  * left frozen (e.g. a member down during the drop) refuses every request with RANGE_MOVED naming the
  * merged range, so no key is ever served by two ranges.
+ *
+ * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, Ratis' futures, polls
+ * re-scheduled after a short pause; {@link AsyncSteps}), with short local stages on the moves executor.
  */
 public final class MergeCoordinator {
   private static final Logger log = LoggerFactory.getLogger(MergeCoordinator.class);
+  /** How often the waits of steps 2, 3 and 5 look again. */
+  private static final long POLL_MILLIS = 20;
 
   private final RaftServer server;
   private final RaftGateway gateway;
@@ -78,11 +85,16 @@ public final class MergeCoordinator {
     this.options = options;
   }
 
+  /** Merges the request's range with its right neighbour; completes with the merged descriptor. */
   public CompletableFuture<RangeDescriptorProto> merge(MergeRangesRequest request) {
-    return CompletableFuture.supplyAsync(() -> mergeNow(request), executor);
+    return CompletableFuture.supplyAsync(() -> check(request), executor)
+        .thenComposeAsync(c -> mergeChecked(request, c), executor);
   }
 
-  private RangeDescriptorProto mergeNow(MergeRangesRequest request) {
+  /** What step 1 found: the left as its leader sees it, the right's descriptor and the common members. */
+  private record Checked(LeaderContext left, RangeDescriptor right, Set<String> members) {}
+
+  private Checked check(MergeRangesRequest request) {
     LeaderContext left = LeaderContext.of(server, gateway, directory, request.getHeader());
     RangeHeader rightHeader = request.getRight();
     RangeStateMachine rightReplica = directory.replica(rightHeader.getRangeId())
@@ -101,42 +113,52 @@ public final class MergeCoordinator {
     if (!members.equals(rightMembers)) {
       throw refuse("replica sets differ: left " + members + " right " + rightMembers);
     }
+    return new Checked(left, right, members);
+  }
+
+  private CompletableFuture<RangeDescriptorProto> mergeChecked(MergeRangesRequest request, Checked c) {
+    RangeHeader rightHeader = request.getRight();
     long t0 = System.nanoTime();
-    long freezeIndex = freeze(rightHeader, true, left.rangeId());
-    try {
-      awaitApplied(rightHeader.getRangeId(), members, freezeIndex);
-    } catch (RangeKvException e) {
-      unfreeze(rightHeader);
-      throw e;
-    }
+    CompletableFuture<Long> frozen = freeze(rightHeader, true, c.left().rangeId(),
+        System.nanoTime() + options.applyWaitTimeout().toNanos(), null);
+    CompletableFuture<Void> everywhere = frozen.thenComposeAsync(index -> awaitApplied(rightHeader.getRangeId(),
+        c.members(), index).handleAsync((v, e) -> {
+          if (e == null) {
+            return CompletableFuture.<Void>completedFuture(null);
+          }
+          return unfreeze(rightHeader).<Void>thenApply(x -> {
+            throw asRangeKv(e);
+          });
+        }, executor).thenCompose(f -> f), executor);
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader())
-        .setMerge(MergeCommand.newBuilder().setRight(directory.toProto(right))).build();
-    CommandResult result;
-    try {
-      result = gateway.write(cmd).get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      RangeKvError error = e.getCause() instanceof RangeKvException rke ? rke.error() : null;
-      if (error != null && error.getDefinitelyNotApplied()) {
-        unfreeze(rightHeader);
-        throw (RangeKvException) e.getCause();
-      }
-      return afterUnknownOutcome(left, right, rightHeader, String.valueOf(e.getCause()));
-    } catch (TimeoutException e) {
-      return afterUnknownOutcome(left, right, rightHeader, "timeout");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RangeKvException(RangeKvErrors.unavailable("interrupted during merge", false));
-    }
-    RangeDescriptorProto merged = result.getRange();
-    finish(rightHeader.getRangeId(), members, left.rangeId(), result.getAppliedIndex(), merged);
-    log.info("ranges merged left={} right={} merged={} ms={}", left.rangeId(), right.rangeId(),
-        merged.getGeneration(), (System.nanoTime() - t0) / 1_000_000);
-    return merged;
+        .setMerge(MergeCommand.newBuilder().setRight(directory.toProto(c.right()))).build();
+    return everywhere.thenComposeAsync(v -> AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(30))
+        .handleAsync((result, e) -> {
+          if (e == null) {
+            RangeDescriptorProto merged = result.getRange();
+            return finish(rightHeader.getRangeId(), c.members(), c.left().rangeId(), result.getAppliedIndex(), merged)
+                .thenApply(x -> {
+                  log.info("ranges merged left={} right={} merged={} ms={}", c.left().rangeId(), c.right().rangeId(),
+                      merged.getGeneration(), (System.nanoTime() - t0) / 1_000_000);
+                  return merged;
+                });
+          }
+          Throwable cause = AsyncSteps.cause(e);
+          if (cause instanceof TimeoutException) {
+            return CompletableFuture.completedFuture(afterUnknownOutcome(c.left(), c.right(), "timeout"));
+          }
+          RangeKvError error = cause instanceof RangeKvException rke ? rke.error() : null;
+          if (error != null && error.getDefinitelyNotApplied()) {
+            return unfreeze(rightHeader).<RangeDescriptorProto>thenApply(x -> {
+              throw (RangeKvException) cause;
+            });
+          }
+          return CompletableFuture.completedFuture(afterUnknownOutcome(c.left(), c.right(), String.valueOf(cause)));
+        }, executor).thenCompose(f -> f), executor);
   }
 
   /** The merge may or may not have applied: decide by the left's descriptor, never unfreeze blindly. */
-  private RangeDescriptorProto afterUnknownOutcome(LeaderContext left, RangeDescriptor right, RangeHeader rightHeader,
-      String why) {
+  private RangeDescriptorProto afterUnknownOutcome(LeaderContext left, RangeDescriptor right, String why) {
     RangeDescriptor now = left.replica().descriptor().orElseThrow();
     if (now.end().equals(right.end())) {
       return directory.movedDescriptors(now).get(0);
@@ -145,32 +167,40 @@ public final class MergeCoordinator {
         "merge outcome unknown (" + why + "); the right range stays frozen until a retry", false));
   }
 
-  private void finish(long rightId, Set<String> members, long leftId, long mergeIndex, RangeDescriptorProto merged) {
-    try {
-      awaitApplied(leftId, members, mergeIndex);
-    } catch (RangeKvException e) {
-      log.warn("merge applied but not yet everywhere; the right range stays frozen rangeId={} error={}", rightId,
-          e.getMessage());
-      return;
-    }
-    List<CompletableFuture<Void>> drops = new java.util.ArrayList<>();
-    for (String node : members) {
-      drops.add(CompletableFuture.runAsync(() -> dropOn(node, rightId, merged), executor));
-    }
-    drops.forEach(CompletableFuture::join);
+  /** Step 5; never completes exceptionally (a right range left frozen refuses requests, see above). */
+  private CompletableFuture<Void> finish(long rightId, Set<String> members, long leftId, long mergeIndex,
+      RangeDescriptorProto merged) {
+    return awaitApplied(leftId, members, mergeIndex).handleAsync((v, e) -> {
+      if (e != null) {
+        log.warn("merge applied but not yet everywhere; the right range stays frozen rangeId={} error={}", rightId,
+            AsyncSteps.cause(e).getMessage());
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      return CompletableFuture.allOf(members.stream().map(node -> dropOn(node, rightId, merged))
+          .toArray(CompletableFuture<?>[]::new));
+    }, executor).thenCompose(f -> f);
   }
 
-  private void dropOn(String node, long rightId, RangeDescriptorProto merged) {
-    try {
-      if (node.equals(local.self().getNodeId())) {
-        local.drop(rightId, true, List.of(merged));
-      } else {
-        channels.replicaService(directory.addressOf(node), Duration.ofSeconds(15)).dropReplica(DropReplicaRequest
-            .newBuilder().setRangeId(rightId).setKeepData(true).addSuccessors(merged).build());
-      }
-    } catch (IOException | RuntimeException e) {
-      log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node, e.toString());
+  /** Drops the merged-away right range on {@code node}, keeping its data; best effort, never fails. */
+  private CompletableFuture<Void> dropOn(String node, long rightId, RangeDescriptorProto merged) {
+    if (node.equals(local.self().getNodeId())) {
+      return CompletableFuture.runAsync(() -> {
+        try {
+          local.drop(rightId, true, List.of(merged));
+        } catch (IOException | RuntimeException e) {
+          log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node, e.toString());
+        }
+      }, executor);
     }
+    DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rightId).setKeepData(true)
+        .addSuccessors(merged).build();
+    return AsyncSteps.unary(replicaStub(directory.addressOf(node), 15_000)::dropReplica, drop).handleAsync((r, e) -> {
+      if (e != null) {
+        log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node,
+            AsyncSteps.cause(e).toString());
+      }
+      return null;
+    }, executor);
   }
 
   private Set<String> members(long rangeId) {
@@ -187,52 +217,58 @@ public final class MergeCoordinator {
     }
   }
 
-  /** Proposes a freeze or unfreeze on the right range's leader, following leader hints; its log index. */
-  private long freeze(RangeHeader header, boolean frozen, long mergeInto) {
-    long deadline = System.nanoTime() + options.applyWaitTimeout().toNanos();
-    RangeKvException last = null;
-    while (System.nanoTime() < deadline) {
-      String leader = leaderOf(header.getRangeId());
-      try {
-        if (leader.equals(local.self().getNodeId())) {
-          RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
-              .setFreeze(FreezeCommand.newBuilder().setFrozen(frozen).setMergeInto(mergeInto)).build();
-          return gateway.write(cmd).get(15, TimeUnit.SECONDS).getAppliedIndex();
-        }
-        if (!leader.isEmpty()) {
-          return channels.replicaService(directory.addressOf(leader), Duration.ofSeconds(15))
-              .freezeRange(FreezeRangeRequest.newBuilder().setHeader(header).setFrozen(frozen).setMergeInto(mergeInto)
-                  .build())
-              .getIndex();
-        }
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RangeKvException rke && rke.error().hasRangeMoved()) {
-          throw rke;
-        }
-        last = new RangeKvException(RangeKvErrors.unavailable("freeze failed: " + e.getCause(), false));
-      } catch (StatusRuntimeException e) {
-        Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
-        if (typed.isPresent() && typed.get().hasRangeMoved()) {
-          throw new RangeKvException(typed.get());
-        }
-        last = new RangeKvException(RangeKvErrors.unavailable("freeze failed: " + e, false));
-      } catch (TimeoutException e) {
-        last = new RangeKvException(RangeKvErrors.unavailable("freeze timed out", false));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RangeKvException(RangeKvErrors.unavailable("interrupted", false));
-      }
-      pause();
+  /**
+   * Proposes a freeze or unfreeze on the right range's leader, following leader hints, until {@code
+   * deadlineNanos}; completes with its log index. RANGE_MOVED ends it at once; other failures are
+   * tried again after a pause ({@code last} is the latest of them).
+   */
+  private CompletableFuture<Long> freeze(RangeHeader header, boolean frozen, long mergeInto, long deadlineNanos,
+      RangeKvException last) {
+    if (System.nanoTime() >= deadlineNanos) {
+      return CompletableFuture.failedFuture(last != null ? last
+          : new RangeKvException(RangeKvErrors.unavailable("no leader for the freeze", true)));
     }
-    throw last != null ? last : new RangeKvException(RangeKvErrors.unavailable("no leader for the freeze", true));
+    String leader = leaderOf(header.getRangeId());
+    CompletableFuture<Long> attempt;
+    if (leader.equals(local.self().getNodeId())) {
+      RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
+          .setFreeze(FreezeCommand.newBuilder().setFrozen(frozen).setMergeInto(mergeInto)).build();
+      attempt = AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(15)).thenApply(CommandResult::getAppliedIndex);
+    } else if (!leader.isEmpty()) {
+      attempt = AsyncSteps.unary(replicaStub(directory.addressOf(leader), 15_000)::freezeRange,
+          FreezeRangeRequest.newBuilder().setHeader(header).setFrozen(frozen).setMergeInto(mergeInto).build())
+          .thenApply(FreezeRangeResponse::getIndex);
+    } else {
+      attempt = null;
+    }
+    if (attempt == null) {
+      return later(() -> freeze(header, frozen, mergeInto, deadlineNanos, last));
+    }
+    return attempt.handleAsync((index, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(index);
+      }
+      Throwable c = AsyncSteps.cause(e);
+      Optional<RangeKvError> typed = c instanceof RangeKvException rke ? Optional.of(rke.error())
+          : c instanceof StatusRuntimeException ? RangeKvErrors.fromThrowable(c) : Optional.empty();
+      if (typed.isPresent() && typed.get().hasRangeMoved()) {
+        return CompletableFuture.<Long>failedFuture(c instanceof RangeKvException ? c : new RangeKvException(typed.get()));
+      }
+      RangeKvException failure = new RangeKvException(RangeKvErrors.unavailable(
+          c instanceof TimeoutException ? "freeze timed out" : "freeze failed: " + c, false));
+      return later(() -> freeze(header, frozen, mergeInto, deadlineNanos, failure));
+    }, executor).thenCompose(f -> f);
   }
 
-  private void unfreeze(RangeHeader header) {
-    try {
-      freeze(header, false, 0);
-    } catch (RangeKvException e) {
-      log.warn("unfreeze failed rangeId={} error={}", header.getRangeId(), e.getMessage());
-    }
+  /** Unfreezes the right range; never completes exceptionally (a failure is logged). */
+  private CompletableFuture<Void> unfreeze(RangeHeader header) {
+    return freeze(header, false, 0, System.nanoTime() + options.applyWaitTimeout().toNanos(), null)
+        .handleAsync((index, e) -> {
+          if (e != null) {
+            log.warn("unfreeze failed rangeId={} error={}", header.getRangeId(), AsyncSteps.cause(e).getMessage());
+          }
+          return null;
+        }, executor);
   }
 
   private String leaderOf(long rangeId) {
@@ -244,54 +280,75 @@ public final class MergeCoordinator {
     }
   }
 
-  /** Waits until every member applied {@code index} of {@code rangeId}; UNAVAILABLE when one does not in time. */
-  private void awaitApplied(long rangeId, Set<String> members, long index) {
-    long deadline = System.nanoTime() + options.applyWaitTimeout().toNanos();
-    Set<String> waiting = new TreeSet<>(members);
-    while (true) {
-      waiting.removeIf(node -> appliedIndex(node, rangeId) >= index);
-      if (waiting.isEmpty()) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new RangeKvException(RangeKvErrors.unavailable(
-            "merge aborted: replicas " + waiting + " of range " + rangeId + " did not apply index " + index, true));
-      }
-      pause();
-    }
+  /** Completes when every member applied {@code index} of {@code rangeId}; UNAVAILABLE when one does not in time. */
+  private CompletableFuture<Void> awaitApplied(long rangeId, Set<String> members, long index) {
+    return awaitApplied(rangeId, new TreeSet<>(members), index, System.nanoTime() + options.applyWaitTimeout().toNanos());
   }
 
-  private long appliedIndex(String node, long rangeId) {
+  private CompletableFuture<Void> awaitApplied(long rangeId, Set<String> waiting, long index, long deadlineNanos) {
+    List<String> nodes = List.copyOf(waiting);
+    List<CompletableFuture<Long>> applied = nodes.stream().map(n -> appliedIndex(n, rangeId)).toList();
+    return CompletableFuture.allOf(applied.toArray(CompletableFuture<?>[]::new)).thenComposeAsync(v -> {
+      Set<String> still = new TreeSet<>();
+      for (int i = 0; i < nodes.size(); i++) {
+        if (applied.get(i).getNow(-1L) < index) { // all complete: allOf finished
+          still.add(nodes.get(i));
+        }
+      }
+      if (still.isEmpty()) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      if (System.nanoTime() > deadlineNanos) {
+        return CompletableFuture.<Void>failedFuture(new RangeKvException(RangeKvErrors.unavailable(
+            "merge aborted: replicas " + still + " of range " + rangeId + " did not apply index " + index, true)));
+      }
+      return later(() -> awaitApplied(rangeId, still, index, deadlineNanos));
+    }, executor);
+  }
+
+  /** The applied index of {@code rangeId} on {@code node}; -1 when unknown. Never completes exceptionally. */
+  private CompletableFuture<Long> appliedIndex(String node, long rangeId) {
     if (node.equals(local.self().getNodeId())) {
       try {
-        return server.getDivision(RangeGroups.groupId(rangeId)).getInfo().getLastAppliedIndex();
+        return CompletableFuture.completedFuture(
+            server.getDivision(RangeGroups.groupId(rangeId)).getInfo().getLastAppliedIndex());
       } catch (IOException e) {
-        return -1;
+        return CompletableFuture.completedFuture(-1L);
       }
     }
-    try {
-      for (ReplicaStatus s : KvServiceGrpc.newBlockingStub(channels.channel(directory.addressOf(node)))
-          .withDeadlineAfter(2, TimeUnit.SECONDS).listRanges(ListRangesRequest.getDefaultInstance()).getReplicasList()) {
+    KvServiceGrpc.KvServiceStub stub = KvServiceGrpc.newStub(
+        channels.channel(directory.addressOf(node))).withDeadlineAfter(2, TimeUnit.SECONDS);
+    return AsyncSteps.unary(stub::listRanges, ListRangesRequest.getDefaultInstance()).handle((r, e) -> {
+      if (e != null) {
+        log.debug("applied index unknown node={} rangeId={} error={}", node, rangeId, AsyncSteps.cause(e).toString());
+        return -1L;
+      }
+      for (ReplicaStatus s : r.getReplicasList()) {
         if (s.getRange().getRangeId() == rangeId) {
           return s.getAppliedIndex();
         }
       }
-    } catch (StatusRuntimeException e) {
-      log.debug("applied index unknown node={} rangeId={} error={}", node, rangeId, e.toString());
-    }
-    return -1;
+      return -1L;
+    });
+  }
+
+  /** {@code next} after a short pause, on the executor: a poll that holds no thread while it waits. */
+  private <T> CompletableFuture<T> later(java.util.function.Supplier<CompletableFuture<T>> next) {
+    return CompletableFuture.supplyAsync(next, CompletableFuture.delayedExecutor(POLL_MILLIS, TimeUnit.MILLISECONDS,
+        executor)).thenCompose(f -> f);
+  }
+
+  private ReplicaServiceGrpc.ReplicaServiceStub replicaStub(String address, long timeoutMillis) {
+    return ReplicaServiceGrpc.newStub(channels.channel(address)).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private static RangeKvException asRangeKv(Throwable e) {
+    Throwable c = AsyncSteps.cause(e);
+    return c instanceof RangeKvException rke ? rke
+        : new RangeKvException(RangeKvErrors.unavailable("merge failed: " + c, false));
   }
 
   private static RangeKvException refuse(String reason) {
     return new RangeKvException(RangeKvErrors.invalidArgument("merge", reason));
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(20);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RangeKvException(RangeKvErrors.unavailable("interrupted", false));
-    }
   }
 }

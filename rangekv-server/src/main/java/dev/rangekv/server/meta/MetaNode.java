@@ -1,6 +1,7 @@
 package dev.rangekv.server.meta;
 
 import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
 import dev.rangekv.meta.controller.MetaNodeServiceImpl;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +55,6 @@ public final class MetaNode implements AutoCloseable {
   private final NodeChannels channels;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
-  private final ExecutorService steps;
   private final ServerServiceDefinition redirect;
   private final ServerServiceDefinition nodeRedirect;
   private volatile RaftServer server;
@@ -70,7 +69,7 @@ public final class MetaNode implements AutoCloseable {
 
   /** The meta replica hosted here, with the controller and service running on it. */
   private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
-      ServerServiceDefinition nodeService, ServerRangeActions actions) {}
+      ServerServiceDefinition nodeService) {}
 
   public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, NodeChannels channels,
       Supplier<List<String>> seeds) {
@@ -84,7 +83,6 @@ public final class MetaNode implements AutoCloseable {
       return out;
     });
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rangekv-" + nodeId + "-meta"));
-    this.steps = Executors.newFixedThreadPool(4, r -> daemon(r, "rangekv-" + nodeId + "-controller-steps"));
     this.redirect = MetaRedirect.service(() -> locator.leaderAddress().orElse(""));
     this.nodeRedirect = MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(),
         () -> locator.leaderAddress().orElse(""));
@@ -181,7 +179,6 @@ public final class MetaNode implements AutoCloseable {
     hosted = null;
     pending = null;
     h.loop().close();
-    h.actions().close();
     try {
       RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(),
           1, MetaGroups.GROUP_ID, true, false));
@@ -214,26 +211,18 @@ public final class MetaNode implements AutoCloseable {
       return;
     }
     RaftMetaGroup group = new RaftMetaGroup(server, pending);
-    ServerRangeActions actions = new ServerRangeActions(() -> liveNodes(group), Duration.ofMinutes(2), moveBytesPerSecond,
-        channels, rangeId -> group.view().range(rangeId)
-            .map(d -> d.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getAddress).toList())
-            .orElse(List.of()));
-    Controller controller = new Controller(group, actions, config, steps, System::currentTimeMillis);
+    // the controller calls nodes through their admin API over this node's channels (TLS, cluster id)
+    Controller controller = new Controller(group, channels::channel, config, StepTimeouts.DEFAULTS,
+        moveBytesPerSecond, System::currentTimeMillis);
     ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
     MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
     pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
     MetaNodeServiceImpl nodeService = new MetaNodeServiceImpl(group, controller, System::currentTimeMillis);
-    hosted = new Hosted(group, controller, loop, service.bindService(), nodeService.bindService(), actions);
+    hosted = new Hosted(group, controller, loop, service.bindService(), nodeService.bindService());
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);
   }
 
-  private List<NodeRecord> liveNodes(MetaGroup group) {
-    long now = System.currentTimeMillis();
-    return group.view().nodes().stream()
-        .filter(n -> now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis())
-        .toList();
-  }
 
   /**
    * True when the meta leader answered one of this node's heartbeats within {@code window}: the meta
@@ -320,9 +309,7 @@ public final class MetaNode implements AutoCloseable {
     Hosted h = hosted;
     if (h != null) {
       h.loop().close();
-      h.actions().close();
     }
     scheduler.shutdownNow();
-    steps.shutdownNow();
   }
 }

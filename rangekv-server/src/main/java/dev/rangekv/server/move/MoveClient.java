@@ -32,8 +32,9 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
- * Runs replica moves, leadership transfers and merges through the node admin API, as an operator or a
- * controller would: finds a range's newest descriptor and leader from the nodes' replica lists, sends
+ * A blocking tool for tests, benchmarks and people at a console (never the controller, which runs moves
+ * as operators sending one async call per step; {@code ServerArchitectureTest} keeps node code off it).
+ * Runs replica moves, leadership transfers and merges through the node admin API, as an operator would: finds a range's newest descriptor and leader from the nodes' replica lists, sends
  * each step to the leader, and re-locates on NOT_LEADER / RANGE_MOVED / RANGE_NOT_FOUND or a node that
  * does not answer (bounded by a deadline). Other failures (an aborted add, a refused merge) are thrown
  * as they are. A move is add on the target, transfer leadership away from the source if it leads, then

@@ -11,6 +11,7 @@ import dev.rangekv.proto.replica.DropReplicaRequest;
 import dev.rangekv.proto.replica.PrepareReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.rpc.NodeChannels;
@@ -20,13 +21,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -57,6 +60,10 @@ import org.slf4j.LoggerFactory;
  * configuration change without adding safety. A failed catch-up (target down, fetch failing) fails
  * the configuration change after Ratis' staging timeout; the add then removes the half-made replica and
  * the range keeps its old replicas.
+ *
+ * <p>No thread waits on a change, however long the catch-up: each runs as a chain of futures (Ratis'
+ * async calls, async gRPC stubs; {@link AsyncSteps}) whose short local stages run on the moves
+ * executor, and the admin call is answered when the chain completes. Thread-safe.
  */
 public final class ReplicaChanges {
   private static final Logger log = LoggerFactory.getLogger(ReplicaChanges.class);
@@ -70,6 +77,8 @@ public final class ReplicaChanges {
   private final MoveOptions options;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
+  /** Ranges with an add or a remove running here. */
+  private final Set<Long> changing = ConcurrentHashMap.newKeySet();
 
   public ReplicaChanges(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, NodeChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
@@ -82,113 +91,163 @@ public final class ReplicaChanges {
     this.options = options;
   }
 
+  /** Adds a replica on the request's node; completes with the new descriptor. */
   public CompletableFuture<RangeDescriptorProto> add(AddReplicaRequest request) {
-    return CompletableFuture.supplyAsync(() -> addNow(request), executor);
+    return leader(request.getHeader()).thenComposeAsync(ctx -> alone(ctx, () -> addOn(ctx, request)), executor);
   }
 
+  /** Removes the request's replica and drops it on its node; completes with the new descriptor. */
   public CompletableFuture<RangeDescriptorProto> remove(RemoveReplicaRequest request) {
-    return CompletableFuture.supplyAsync(() -> removeNow(request), executor);
+    return leader(request.getHeader()).thenComposeAsync(ctx -> alone(ctx, () -> removeOn(ctx, request)), executor);
   }
 
+  /**
+   * Runs {@code change} unless another replica change of the range runs here: one at a time per range.
+   * The controller may give up on a step whose call is still running (it cancels an operator when a
+   * later step aims at a dead node) and send the next operator's add at once; a second add of the same
+   * node would prepare its replica again, wiping the member the first add is joining, and leave the
+   * group with an empty voter that knows no configuration (no leader could be elected: ControllerFailoverIT).
+   * Refused with a retryable UNAVAILABLE that says nothing was applied.
+   */
+  private CompletableFuture<RangeDescriptorProto> alone(LeaderContext ctx,
+      Supplier<CompletableFuture<RangeDescriptorProto>> change) {
+    if (!changing.add(ctx.rangeId())) {
+      throw fail("a replica change of range " + ctx.rangeId() + " is in progress", true);
+    }
+    CompletableFuture<RangeDescriptorProto> out;
+    try {
+      out = change.get();
+    } catch (RuntimeException e) {
+      changing.remove(ctx.rangeId());
+      throw e;
+    }
+    return out.whenComplete((v, e) -> changing.remove(ctx.rangeId()));
+  }
+
+  /** Hands the leadership to the request's node; completes with the new leader's id. */
   public CompletableFuture<String> transfer(TransferLeaderRequest request) {
-    return CompletableFuture.supplyAsync(() -> transferNow(request), executor);
+    return leader(request.getHeader()).thenComposeAsync(ctx -> transferOn(ctx, request), executor);
   }
 
-  private RangeDescriptorProto addNow(AddReplicaRequest request) {
-    LeaderContext ctx = LeaderContext.of(server, gateway, directory, request.getHeader());
+  private CompletableFuture<LeaderContext> leader(RangeHeader header) {
+    return CompletableFuture.supplyAsync(() -> LeaderContext.of(server, gateway, directory, header), executor);
+  }
+
+  private CompletableFuture<RangeDescriptorProto> addOn(LeaderContext ctx, AddReplicaRequest request) {
+    if (ctx.peerIds().stream().anyMatch(id -> directory.addressOf(id).equals(request.getAddress()))) {
+      // a member already (an earlier attempt joined it): preparing it again would wipe a voter's log
+      return recordReplicas(request.getHeader(), ctx);
+    }
     List<RaftReplica> known = new ArrayList<>(directory.replicaRecord(ctx.rangeId()));
     if (known.stream().noneMatch(r -> r.getNodeId().equals(local.self().getNodeId()))) {
       known.add(local.self());
     }
-    RaftReplica target;
-    try {
-      target = channels.replicaService(request.getAddress(), Duration.ofSeconds(30))
-          .prepareReplica(PrepareReplicaRequest.newBuilder().setRangeId(ctx.rangeId()).addAllKnown(known)
-              .setBytesPerSecond(request.getBytesPerSecond()).build())
-          .getSelf();
-    } catch (RuntimeException e) {
-      throw fail("preparing the new replica at " + request.getAddress() + " failed: " + e, true);
-    }
+    PrepareReplicaRequest prepare = PrepareReplicaRequest.newBuilder().setRangeId(ctx.rangeId()).addAllKnown(known)
+        .setBytesPerSecond(request.getBytesPerSecond()).build();
+    return AsyncSteps.unary(replicaStub(request.getAddress(), Duration.ofSeconds(30))::prepareReplica, prepare)
+        .handleAsync((r, e) -> {
+          if (e != null) {
+            throw fail("preparing the new replica at " + request.getAddress() + " failed: " + AsyncSteps.cause(e), true);
+          }
+          return r.getSelf();
+        }, executor)
+        .thenComposeAsync(target -> join(ctx, target), executor)
+        .thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor);
+  }
+
+  /** Puts {@code target} into the range's configuration (Ratis stages it until it caught up). */
+  private CompletableFuture<Void> join(LeaderContext ctx, RaftReplica target) {
     directory.learnAddresses(List.of(target));
-    if (!ctx.peerIds().contains(target.getNodeId())) {
-      List<RaftPeer> next = new ArrayList<>(ctx.peers());
-      next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
-      long t0 = System.nanoTime();
-      try {
-        setConfiguration(ctx, next, options.catchUpTimeout());
-      } catch (RuntimeException e) {
-        abortAdd(ctx, target);
-        throw fail("adding replica " + target.getNodeId() + " of range " + ctx.rangeId() + " aborted: " + e.getMessage(),
-            true);
-      }
-      log.info("replica caught up and joined rangeId={} node={} ms={}", ctx.rangeId(), target.getNodeId(),
-          (System.nanoTime() - t0) / 1_000_000);
+    if (ctx.peerIds().contains(target.getNodeId())) {
+      return CompletableFuture.completedFuture(null);
     }
-    return recordReplicas(request.getHeader(), ctx);
+    List<RaftPeer> next = new ArrayList<>(ctx.peers());
+    next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
+    long t0 = System.nanoTime();
+    return setConfiguration(ctx, next, options.catchUpTimeout()).handleAsync((v, e) -> {
+      if (e == null) {
+        log.info("replica caught up and joined rangeId={} node={} ms={}", ctx.rangeId(), target.getNodeId(),
+            (System.nanoTime() - t0) / 1_000_000);
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      RangeKvException failure = fail("adding replica " + target.getNodeId() + " of range " + ctx.rangeId()
+          + " aborted: " + AsyncSteps.cause(e).getMessage(), true);
+      return abortAdd(ctx, target).<Void>thenApply(x -> {
+        throw failure;
+      });
+    }, executor).thenCompose(f -> f);
   }
 
   /**
    * Puts the configuration back without the target (if it got in) and drops its half-made replica. When
    * the configuration cannot be restored (this node lost the leadership, say) the target may be a voter
    * now, so its replica is kept: dropping a voter would cost the range a member, and with one other
-   * replica down its quorum. Repair trims a surplus replica later.
+   * replica down its quorum. Repair trims a surplus replica later. Never completes exceptionally.
    */
-  private void abortAdd(LeaderContext ctx, RaftReplica target) {
+  private CompletableFuture<Void> abortAdd(LeaderContext ctx, RaftReplica target) {
+    CompletableFuture<Void> restored;
     try {
-      if (ctx.division().getRaftConf().getAllPeers().stream().anyMatch(p -> p.getId().toString().equals(target.getNodeId()))) {
-        List<RaftPeer> without = ctx.peers().stream().filter(p -> !p.getId().toString().equals(target.getNodeId())).toList();
-        setConfiguration(ctx, without, Duration.ofSeconds(30));
-      }
+      restored = ctx.division().getRaftConf().getAllPeers().stream()
+          .anyMatch(p -> p.getId().toString().equals(target.getNodeId()))
+          ? setConfiguration(ctx, ctx.peers().stream().filter(p -> !p.getId().toString().equals(target.getNodeId()))
+              .toList(), Duration.ofSeconds(30))
+          : CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
-      log.warn("abort could not restore configuration, keeping the new replica rangeId={} node={} error={}",
-          ctx.rangeId(), target.getNodeId(), e.toString());
-      return;
+      restored = CompletableFuture.failedFuture(e);
     }
-    dropOn(target.getNodeId(), ctx.rangeId(), false, List.of());
+    return restored.handleAsync((v, e) -> {
+      if (e != null) {
+        log.warn("abort could not restore configuration, keeping the new replica rangeId={} node={} error={}",
+            ctx.rangeId(), target.getNodeId(), AsyncSteps.cause(e).toString());
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      return dropOn(target.getNodeId(), ctx.rangeId(), false, List.of());
+    }, executor).thenCompose(f -> f);
   }
 
-  private RangeDescriptorProto removeNow(RemoveReplicaRequest request) {
-    LeaderContext ctx = LeaderContext.of(server, gateway, directory, request.getHeader());
+  private CompletableFuture<RangeDescriptorProto> removeOn(LeaderContext ctx, RemoveReplicaRequest request) {
     String node = request.getNodeId();
     if (node.equals(local.self().getNodeId())) {
       throw new RangeKvException(RangeKvErrors.invalidArgument("replica",
           "the leader cannot remove itself; transfer leadership first"));
     }
+    CompletableFuture<Void> removed = CompletableFuture.completedFuture(null);
     if (ctx.peerIds().contains(node)) {
       List<RaftPeer> without = ctx.peers().stream().filter(p -> !p.getId().toString().equals(node)).toList();
       if (without.isEmpty()) {
         throw new RangeKvException(RangeKvErrors.invalidArgument("replica", "a range needs at least one replica"));
       }
-      setConfiguration(ctx, without, Duration.ofSeconds(30));
+      removed = setConfiguration(ctx, without, Duration.ofSeconds(30));
     }
-    RangeDescriptorProto next = recordReplicas(request.getHeader(), ctx);
-    dropOn(node, ctx.rangeId(), false, List.of(next));
-    return next;
+    return removed.thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor)
+        .thenComposeAsync(next -> dropOn(node, ctx.rangeId(), false, List.of(next)).thenApply(v -> next), executor);
   }
 
-  private String transferNow(TransferLeaderRequest request) {
-    LeaderContext ctx = LeaderContext.of(server, gateway, directory, request.getHeader());
+  private CompletableFuture<String> transferOn(LeaderContext ctx, TransferLeaderRequest request) {
     String target = request.getNodeId();
     if (target.equals(local.self().getNodeId())) {
-      return target;
+      return CompletableFuture.completedFuture(target);
     }
     if (!ctx.peerIds().contains(target)) {
       throw new RangeKvException(RangeKvErrors.invalidArgument("replica", target + " is not a replica of range " + ctx.rangeId()));
     }
-    RaftClientReply reply;
     gateway.transferStarted(ctx.rangeId(), target);
-    try {
-      reply = await(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
-          ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
-          Duration.ofSeconds(15), "transfer leadership");
-    } catch (RangeKvException e) {
-      stepDownIfStuck(ctx, e);
-      throw e;
-    } finally {
-      gateway.transferEnded(ctx.rangeId());
-    }
-    log.info("leadership transferred rangeId={} to={}", ctx.rangeId(), target);
-    return reply.isSuccess() ? target : "";
+    return ratis(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
+        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
+        Duration.ofSeconds(15), "transfer leadership").handleAsync((reply, e) -> {
+          if (e == null) {
+            gateway.transferEnded(ctx.rangeId());
+            log.info("leadership transferred rangeId={} to={}", ctx.rangeId(), target);
+            return CompletableFuture.completedFuture(reply.isSuccess() ? target : "");
+          }
+          Throwable c = AsyncSteps.cause(e);
+          RangeKvException failure = c instanceof RangeKvException rke ? rke
+              : fail("transfer leadership failed: " + c, false);
+          return stepDownIfStuck(ctx, failure).<String>thenApply(v -> {
+            gateway.transferEnded(ctx.rangeId());
+            throw failure;
+          });
+        }, executor).thenCompose(f -> f);
   }
 
   /**
@@ -199,33 +258,39 @@ public final class ReplicaChanges {
    * transfer to any other replica is refused as "a previous request exists". It happens when the target
    * does not answer StartLeaderElection at once, e.g. it died just before: the range would stay unwritable
    * and unrepairable (ControllerRepairIT). Stepping down is the one public way out: the election that
-   * follows (among the live replicas; this one may win again) clears the pending transfer.
+   * follows (among the live replicas; this one may win again) clears the pending transfer. Never
+   * completes exceptionally.
    */
-  private void stepDownIfStuck(LeaderContext ctx, RangeKvException failure) {
+  private CompletableFuture<Void> stepDownIfStuck(LeaderContext ctx, RangeKvException failure) {
     String message = String.valueOf(failure.getMessage());
     boolean notStarted = message.contains("COMPLETED_EXCEPTIONALLY") || message.contains("NULL_LOG_APPENDER")
         || message.contains("NULL_FOLLOWER") || message.contains("a previous");
     if (!notStarted || !ctx.division().getInfo().isLeader()) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     log.warn("leadership transfer failed to start, stepping down to clear it rangeId={} error={}", ctx.rangeId(),
         message);
+    CompletableFuture<RaftClientReply> stepDown;
     try {
-      server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
-          ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), null, 5_000))
-          .get(10, TimeUnit.SECONDS);
-    } catch (IOException | ExecutionException | TimeoutException e) {
-      log.warn("step down failed rangeId={} error={}", ctx.rangeId(), e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      stepDown = AsyncSteps.within(server.transferLeadershipAsync(new TransferLeadershipRequest(clientId,
+          server.getId(), ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), null, 5_000)),
+          Duration.ofSeconds(10));
+    } catch (IOException e) {
+      stepDown = CompletableFuture.failedFuture(e);
     }
+    return stepDown.handleAsync((r, e) -> {
+      if (e != null) {
+        log.warn("step down failed rangeId={} error={}", ctx.rangeId(), AsyncSteps.cause(e).toString());
+      }
+      return null;
+    }, executor);
   }
 
   /**
    * Proposes the replica set of the committed configuration (descriptor order kept, new members last)
-   * at the request's generation; returns the new descriptor.
+   * at the request's generation; completes with the new descriptor.
    */
-  private RangeDescriptorProto recordReplicas(RangeHeader header, LeaderContext ctx) {
+  private CompletableFuture<RangeDescriptorProto> recordReplicas(RangeHeader header, LeaderContext ctx) {
     Map<String, RaftPeer> members = ctx.division().getRaftConf().getCurrentPeers().stream()
         .collect(Collectors.toMap(p -> p.getId().toString(), Function.identity()));
     List<RaftReplica> replicas = new ArrayList<>();
@@ -240,70 +305,90 @@ public final class ReplicaChanges {
     }
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
         .setChangeReplicas(ChangeReplicasCommand.newBuilder().addAllReplicas(replicas)).build();
-    try {
-      RangeDescriptorProto next = gateway.write(cmd).get(30, TimeUnit.SECONDS).getRange();
+    return AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(30)).handleAsync((result, e) -> {
+      if (e != null) {
+        Throwable c = AsyncSteps.cause(e);
+        if (c instanceof RangeKvException rke) {
+          throw rke;
+        }
+        throw c instanceof TimeoutException ? fail("recording replicas timed out", false)
+            : fail("recording replicas failed: " + c, false);
+      }
+      RangeDescriptorProto next = result.getRange();
       log.info("replicas recorded rangeId={} replicas={} generation={}", ctx.rangeId(),
           replicas.stream().map(RaftReplica::getNodeId).toList(), next.getGeneration());
       return next;
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RangeKvException rke ? rke : fail("recording replicas failed: " + e.getCause(), false);
-    } catch (TimeoutException e) {
-      throw fail("recording replicas timed out", false);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw fail("interrupted", false);
-    }
+    }, executor);
   }
 
-  private void setConfiguration(LeaderContext ctx, List<RaftPeer> servers, Duration timeout) {
+  private CompletableFuture<Void> setConfiguration(LeaderContext ctx, List<RaftPeer> servers, Duration timeout) {
     SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
         .setServersInNewConf(servers)
         .setServersInCurrentConf(ctx.peers())
         .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
         .build();
-    RaftClientReply reply = await(() -> server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(),
-        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), args)), timeout, "set configuration");
-    if (!reply.isSuccess()) {
-      throw fail("configuration change failed: " + reply.getException(), false);
-    }
+    return ratis(() -> server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(),
+        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), args)), timeout, "set configuration")
+        .thenApply(reply -> null);
   }
 
-  /** Best effort: a node that is down keeps its stale replica until it is dropped again. */
-  void dropOn(String nodeId, long rangeId, boolean keepData, List<RangeDescriptorProto> successors) {
-    try {
-      if (nodeId.equals(local.self().getNodeId())) {
-        local.drop(rangeId, keepData, successors);
-        return;
-      }
-      String address = directory.addressOf(nodeId);
-      channels.replicaService(address, Duration.ofSeconds(15)).dropReplica(DropReplicaRequest.newBuilder()
-          .setRangeId(rangeId).setKeepData(keepData).addAllSuccessors(successors).build());
-    } catch (IOException | RuntimeException e) {
-      log.warn("dropping replica failed rangeId={} node={} error={}", rangeId, nodeId, e.toString());
+  /**
+   * Drops the replica of {@code rangeId} on {@code nodeId}. Best effort, never completes exceptionally:
+   * a node that is down keeps its stale replica until it is dropped again.
+   */
+  CompletableFuture<Void> dropOn(String nodeId, long rangeId, boolean keepData, List<RangeDescriptorProto> successors) {
+    if (nodeId.equals(local.self().getNodeId())) {
+      return CompletableFuture.runAsync(() -> {
+        try {
+          local.drop(rangeId, keepData, successors);
+        } catch (IOException | RuntimeException e) {
+          log.warn("dropping replica failed rangeId={} node={} error={}", rangeId, nodeId, e.toString());
+        }
+      }, executor);
     }
+    DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rangeId).setKeepData(keepData)
+        .addAllSuccessors(successors).build();
+    return AsyncSteps.unary(replicaStub(directory.addressOf(nodeId), Duration.ofSeconds(15))::dropReplica, drop)
+        .handleAsync((r, e) -> {
+          if (e != null) {
+            log.warn("dropping replica failed rangeId={} node={} error={}", rangeId, nodeId,
+                AsyncSteps.cause(e).toString());
+          }
+          return null;
+        }, executor);
+  }
+
+  private ReplicaServiceGrpc.ReplicaServiceStub replicaStub(String address, Duration timeout) {
+    return ReplicaServiceGrpc.newStub(channels.channel(address)).withDeadlineAfter(timeout.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   private interface AsyncCall {
     CompletableFuture<RaftClientReply> call() throws IOException;
   }
 
-  private static RaftClientReply await(AsyncCall call, Duration timeout, String what) {
+  /**
+   * A Ratis call bounded by {@code timeout}, completing with its successful reply or a retryable
+   * UNAVAILABLE saying {@code what} failed (the reply's exception, the call's failure, or the timeout).
+   */
+  private CompletableFuture<RaftClientReply> ratis(AsyncCall call, Duration timeout, String what) {
+    CompletableFuture<RaftClientReply> sent;
     try {
-      RaftClientReply reply = call.call().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      sent = AsyncSteps.within(call.call(), timeout);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(fail(what + " failed: " + e, false));
+    }
+    return sent.handleAsync((reply, e) -> {
+      if (e != null) {
+        Throwable c = AsyncSteps.cause(e);
+        throw c instanceof TimeoutException ? fail(what + " timed out after " + timeout.toMillis() + " ms", false)
+            : fail(what + " failed: " + c, false);
+      }
       if (!reply.isSuccess()) {
         throw fail(what + " failed: " + reply.getException(), false);
       }
       return reply;
-    } catch (IOException e) {
-      throw fail(what + " failed: " + e, false);
-    } catch (ExecutionException e) {
-      throw fail(what + " failed: " + e.getCause(), false);
-    } catch (TimeoutException e) {
-      throw fail(what + " timed out after " + timeout.toMillis() + " ms", false);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw fail("interrupted during " + what, false);
-    }
+    }, executor);
   }
 
   static RangeKvException fail(String reason, boolean definitelyNotApplied) {

@@ -1,8 +1,9 @@
 /**
  * Replica moves: span snapshots streamed between nodes (export at one applied point, bounded chunks,
  * a bandwidth limit, ingest on the new replica), adding and removing replicas through Ratis
- * configuration changes recorded by a generation-bumping command, leadership transfer, and the
- * admin-side {@code MoveClient} that chains them into a move. Depends on replica, storage and the
- * rpc package's gateway and node channels; the node package wires it up.
+ * configuration changes recorded by a generation-bumping command (run as future chains: no thread
+ * waits on a step), leadership transfer, and {@code MoveClient}, a blocking tool for tests and
+ * benchmarks that chains them into a move (the controller sends each step itself). Depends on
+ * replica, storage and the rpc package's gateway and node channels; the node package wires it up.
  */
 package dev.rangekv.server.move;

@@ -1,0 +1,86 @@
+package dev.rangekv.meta.controller;
+
+import dev.rangekv.core.key.KeyText;
+import dev.rangekv.core.operator.OpStep;
+import dev.rangekv.core.operator.Operator;
+import dev.rangekv.core.operator.OperatorKind;
+import dev.rangekv.core.policy.Move;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.proto.EventProto;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The events of operators: one when an operator finishes (its kind's event: {@code "split"},
+ * {@code "merge"}, {@code "move"}, {@code "repair"}, {@code "leader-transfer"}, with the policy's
+ * explanation and a one-line summary), and a {@code "failed"} one when it is cancelled, whose reason
+ * names the operator's kind and why it was given up. Pure given the meta view.
+ */
+final class OperatorEvents {
+  private OperatorEvents() {}
+
+  /** The event of {@code op}, finished now, as the meta view shows its ranges. */
+  static EventProto finished(Operator op, MetaView view, long nowMillis) {
+    List<Long> ids = new ArrayList<>(List.of(op.rangeId()));
+    String detail;
+    EventProto.Builder extra = EventProto.newBuilder();
+    OpStep first = op.steps().get(0);
+    if (first instanceof OpStep.SplitAt s) {
+      Optional<RangeDescriptorProto> right = rightHalf(op.rangeId(), view);
+      String at = s.key().map(KeyText::render)
+          .orElseGet(() -> right.map(r -> KeyText.render(ProtoValues.key(r.getStart())) + " (midpoint)").orElse("?"));
+      right.ifPresent(r -> ids.add(r.getRangeId()));
+      detail = "r" + op.rangeId() + " split at " + at + " -> r" + op.rangeId()
+          + right.map(r -> ", r" + r.getRangeId()).orElse("");
+      extra.addFigures(SplitHistory.causeFigure(s.cause()));
+    } else if (first instanceof OpStep.Merge m) {
+      ids.add(m.rightRangeId());
+      detail = "r" + op.rangeId() + " + r" + m.rightRangeId() + " -> r" + op.rangeId();
+    } else if (first instanceof OpStep.TransferLeader t) {
+      detail = "r" + op.rangeId() + " leader " + t.fromNode() + " -> " + t.toNode();
+    } else {
+      detail = moveDetail(op, view);
+    }
+    return EventLog.event(op.kind().eventKind(), ids, op.reason(), detail, nowMillis).toBuilder()
+        .addAllFigures(extra.getFiguresList()).build();
+  }
+
+  private static String moveDetail(Operator op, MetaView view) {
+    long id = op.rangeId();
+    Optional<Move> m = op.move();
+    if (m.isEmpty()) {
+      String node = ((OpStep.RemoveReplica) op.steps().get(0)).nodeId();
+      return "r" + id + " replica on " + node + " dropped";
+    }
+    String to = m.get().toNode();
+    if (m.get().fromNode().isEmpty()) {
+      return "r" + id + " replica added on " + to;
+    }
+    String from = m.get().fromNode().get();
+    boolean viaTransfer = op.steps().stream().anyMatch(s -> s instanceof OpStep.TransferLeaderAway);
+    if (!viaTransfer) {
+      return "r" + id + " replica re-created on " + to + " for dead " + from;
+    }
+    return "r" + id + " moved " + from + " -> " + to + (op.kind().isAdmin() ? " (admin)" : "")
+        + (op.kind() == OperatorKind.COLOCATE ? " to co-locate for a merge" : "");
+  }
+
+  /** After a split of {@code rangeId}: the range starting at its end. */
+  static Optional<RangeDescriptorProto> rightHalf(long rangeId, MetaView view) {
+    Optional<RangeDescriptorProto> left = view.range(rangeId);
+    if (left.isEmpty() || left.get().getEndInfinite()) {
+      return Optional.empty();
+    }
+    return Optional.of(view.lookup(left.get().getEnd()));
+  }
+
+  /** The {@code "failed"} event of {@code op}, cancelled for {@code reason}. */
+  static EventProto cancelled(Operator op, String reason, long nowMillis) {
+    return EventLog.event("failed", op.rangeIds(), op.reason(), op.kind().eventKind() + " of " + op.rangeIds()
+        + " was wanted because: " + op.reason(), nowMillis).toBuilder()
+        .setReason(op.kind().eventKind() + " failed: " + reason).build();
+  }
+}
