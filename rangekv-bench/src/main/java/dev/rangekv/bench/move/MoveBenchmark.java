@@ -11,7 +11,7 @@ import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
 import dev.rangekv.proto.admin.SplitRangeRequest;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
 import io.grpc.ManagedChannel;
@@ -94,7 +94,7 @@ public final class MoveBenchmark {
   /** Channels, range lookups and a mover over a local cluster. */
   static final class Bench implements AutoCloseable {
     final LocalCluster cluster;
-    final MoveClient mover;
+    final NodeAdminClient mover;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
 
     Bench(LocalCluster cluster) {
@@ -103,7 +103,7 @@ public final class MoveBenchmark {
       for (int i = 0; i < cluster.size(); i++) {
         seeds.add(cluster.config(i).clientAddress());
       }
-      this.mover = new MoveClient(seeds, Duration.ofMinutes(5));
+      this.mover = new NodeAdminClient(seeds, Duration.ofMinutes(5));
     }
 
     ManagedChannel channel(String address) {
@@ -112,10 +112,10 @@ public final class MoveBenchmark {
     }
 
     /** The range holding {@code key} and its leader's address (refreshed from the nodes). */
-    MoveClient.Located locate(String key) {
+    NodeAdminClient.Located locate(String key) {
       for (int attempt = 0; ; attempt++) {
         RangeDescriptorProto d = rangeAt(key);
-        MoveClient.Located l = mover.locate(d.getRangeId()).orElse(null);
+        NodeAdminClient.Located l = mover.locate(d.getRangeId()).orElse(null);
         if (l != null && !l.leaderAddress().isEmpty()) {
           return l;
         }
@@ -130,7 +130,7 @@ public final class MoveBenchmark {
       while (System.nanoTime() < deadline) {
         RangeDescriptorProto best = null;
         for (long id : knownRangeIds()) {
-          RangeDescriptorProto d = mover.locate(id).map(MoveClient.Located::range).orElse(null);
+          RangeDescriptorProto d = mover.locate(id).map(NodeAdminClient.Located::range).orElse(null);
           if (d != null && compare(d.getStart(), k) <= 0 && (d.getEndInfinite() || compare(k, d.getEnd()) < 0)
               && (best == null || d.getGeneration() > best.getGeneration())) {
             best = d;
@@ -158,7 +158,7 @@ public final class MoveBenchmark {
 
     void split(String at) {
       while (true) {
-        MoveClient.Located l = locate(at);
+        NodeAdminClient.Located l = locate(at);
         if (l.range().getStart().toStringUtf8().equals(at)) {
           return;
         }
@@ -190,7 +190,7 @@ public final class MoveBenchmark {
         }
         WriteId id = WriteId.newBuilder().setClientId(clientId).setRequestId(b + 1L).build();
         while (true) {
-          MoveClient.Located l = locate("mv/");
+          NodeAdminClient.Located l = locate("mv/");
           try {
             KvServiceGrpc.newBlockingStub(channel(l.leaderAddress())).withDeadlineAfter(30, TimeUnit.SECONDS)
                 .batch(batch.setHeader(header(l.range())).setWriteId(id).build());
@@ -255,7 +255,7 @@ public final class MoveBenchmark {
       ThreadLocalRandom.current().nextBytes(clientId);
       long requestId = 0;
       ByteString value = ByteString.copyFrom(new byte[100]);
-      MoveClient.Located l = bench.locate(prefix);
+      NodeAdminClient.Located l = bench.locate(prefix);
       while (!stop.get()) {
         String k = prefix + ThreadLocalRandom.current().nextInt(1_000_000);
         try {

@@ -3,12 +3,12 @@ package dev.rangekv.cli.admin;
 import dev.rangekv.cli.cluster.ClusterCommand;
 import dev.rangekv.cli.format.KeyFormat;
 import dev.rangekv.cli.format.Table;
+import dev.rangekv.core.cluster.InvalidRuleException;
+import dev.rangekv.core.cluster.LabelConstraint;
+import dev.rangekv.core.cluster.PlacementRule;
+import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
-import dev.rangekv.core.placement.InvalidRuleException;
-import dev.rangekv.core.placement.LabelConstraint;
-import dev.rangekv.core.placement.PlacementRule;
-import dev.rangekv.core.placement.PlacementRules;
 import dev.rangekv.proto.ListPlacementRequest;
 import dev.rangekv.proto.ListPlacementResponse;
 import dev.rangekv.proto.ListRangeStatsRequest;
@@ -24,10 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code rangekv placement set|list|remove}: placement rules pinning key spans to zones or labelled

@@ -3,9 +3,9 @@ package dev.rangekv.cli.cluster;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.server.meta.MetaLocator;
-import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.proto.tls.TlsFiles;
+import dev.rangekv.server.meta.MetaLocator;
+import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import java.util.function.Function;
 public final class MetaCalls implements AutoCloseable {
   private final List<String> seeds;
   private final Duration timeout;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final MetaLocator locator;
 
   /** Plaintext calls (an insecure cluster). */
@@ -35,7 +35,7 @@ public final class MetaCalls implements AutoCloseable {
     this.timeout = timeout;
     // the client's context builder, not the node's: this class runs in the thin jar (no Ratis, no node);
     // own event loops, ended by close(), so a one-shot command's exit does not wait for gRPC's shared ones
-    this.channels = NodeChannels.forCommand(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
+    this.channels = PeerChannels.forCommand(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
     this.locator = MetaLocator.forCommand(channels, this.seeds);
   }
 

@@ -7,7 +7,7 @@ import dev.rangekv.cli.format.Table;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.server.node.LocalCluster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,9 +22,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code rangekv demo}: starts a cluster inside this JVM under a temporary directory with small

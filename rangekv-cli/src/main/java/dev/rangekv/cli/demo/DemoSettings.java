@@ -1,6 +1,6 @@
 package dev.rangekv.cli.demo;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.server.node.RaftTuning;
 import java.time.Duration;
 

@@ -1,17 +1,17 @@
 package dev.rangekv.cli.node;
 
 import dev.rangekv.cli.cluster.CliException;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.ControllerConfigBuilder;
-import dev.rangekv.server.node.ClusterIdentity;
-import dev.rangekv.server.node.MetaSettings;
 import dev.rangekv.cli.logging.LogFormat;
 import dev.rangekv.cli.logging.Logs;
-import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfigBuilder;
 import dev.rangekv.proto.tls.TlsFiles;
-import dev.rangekv.server.observe.HttpSettings;
+import dev.rangekv.server.node.ClusterIdentity;
+import dev.rangekv.server.node.MetaSettings;
+import dev.rangekv.server.node.NodeConfig;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.server.node.RangeKvNode;
+import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.storage.StoreOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,9 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code rangekv start}: runs one node until SIGTERM / Ctrl-C, when a shutdown hook closes it cleanly
@@ -284,7 +284,7 @@ public final class StartCommand implements Callable<Integer> {
     List<String> seeds = join == null ? List.of(client.toString()) : List.copyOf(join);
     for (Map.Entry<String, String> l : labels.entrySet()) {
       try {
-        dev.rangekv.core.placement.LabelConstraint.parse("+" + l.getKey() + "=" + l.getValue()); // same syntax
+        dev.rangekv.core.cluster.LabelConstraint.parse("+" + l.getKey() + "=" + l.getValue()); // same syntax
       } catch (IllegalArgumentException e) {
         throw usage("--label: " + e.getMessage());
       }

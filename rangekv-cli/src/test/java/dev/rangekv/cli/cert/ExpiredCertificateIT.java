@@ -3,7 +3,7 @@ package dev.rangekv.cli.cert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.node.ClusterIdentity;
 import dev.rangekv.server.node.MetaSettings;

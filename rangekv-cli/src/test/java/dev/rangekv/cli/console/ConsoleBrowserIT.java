@@ -2,19 +2,19 @@ package dev.rangekv.cli.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyText;
-import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.ListRangeStatsRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -64,7 +64,7 @@ class ConsoleBrowserIT {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong written = new AtomicLong();
       try (RangeKvClient client = RangeKvClient.connect(addresses, ClientOptions.defaults());
-           NodeChannels channels = new NodeChannels()) {
+           PeerChannels channels = new PeerChannels()) {
         MetaLocator meta = MetaLocator.forCommand(channels, addresses);
         Thread writer = new Thread(() -> {
           byte[] value = new byte[2048];

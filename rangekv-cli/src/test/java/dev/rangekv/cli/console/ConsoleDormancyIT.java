@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.AdminSplitRequest;
 import dev.rangekv.proto.ListNodesRequest;
 import dev.rangekv.proto.ListRangeStatsRequest;
@@ -15,7 +15,7 @@ import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ class ConsoleDormancyIT {
       String console = "http://" + cluster.node(2).httpAddress().orElseThrow() + "/ui/";
       AtomicBoolean stop = new AtomicBoolean();
       try (RangeKvClient client = RangeKvClient.connect(addresses, ClientOptions.defaults());
-           NodeChannels channels = new NodeChannels()) {
+           PeerChannels channels = new PeerChannels()) {
         MetaLocator meta = MetaLocator.forCommand(channels, addresses);
         RangeKvClient patient = client.withTimeout(Duration.ofSeconds(30)); // a dormant range answers after a wake
         patient.put(Key.utf8("a"), new byte[] {1});

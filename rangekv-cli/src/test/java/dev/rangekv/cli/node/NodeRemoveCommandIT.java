@@ -2,14 +2,13 @@ package dev.rangekv.cli.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -17,7 +17,7 @@ import dev.rangekv.proto.replica.FetchSpanRequest;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.node.NodeConfig;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.security.NodeTls;
 import dev.rangekv.testkit.Await;
 import io.grpc.Status;
@@ -175,7 +175,7 @@ class SecureClusterProcessIT {
   private void refusesInternalCalls(TlsFiles who, Status.Code code) {
     String target = clientAddresses.get(0);
     NodeRecord fake = NodeRecord.newBuilder().setNodeId("evil").setAddress("127.0.0.1:1").setRaftAddress("127.0.0.1:2").build();
-    try (NodeChannels channels = new NodeChannels(16 << 20, Optional.of(NodeTls.clientContext(who)))) {
+    try (PeerChannels channels = new PeerChannels(16 << 20, Optional.of(NodeTls.clientContext(who)))) {
       MetaNodeServiceGrpc.MetaNodeServiceBlockingStub meta = MetaNodeServiceGrpc.newBlockingStub(channels.channel(target))
           .withDeadlineAfter(10, TimeUnit.SECONDS);
       assertThatThrownBy(() -> meta.registerNode(RegisterNodeRequest.newBuilder().setNode(fake).build()))

@@ -1,6 +1,6 @@
 package dev.rangekv.client.admin;
 
-import dev.rangekv.core.placement.PlacementRule;
+import dev.rangekv.core.cluster.PlacementRule;
 import java.util.Objects;
 
 /**

@@ -8,7 +8,7 @@ import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ class BatchedWritesIT {
   void sixtyFourWriters_inOneRange_whileItSplitsAndMoves_loseNothing_andApplyOnce() throws Exception {
     try (TestCluster tc = new TestCluster(dir, 4);
         RangeKvClient client = RangeKvClient.connect(tc.seeds(), ScanUnderChurnIT.options());
-        MoveClient mover = new MoveClient(tc.seeds(), Duration.ofSeconds(60))) {
+        NodeAdminClient mover = new NodeAdminClient(tc.seeds(), Duration.ofSeconds(60))) {
       TestCluster.awaitServing(client);
       AtomicLongArray ackedIncrements = new AtomicLongArray(COUNTERS);
       AtomicLongArray ambiguousIncrements = new AtomicLongArray(COUNTERS);

@@ -4,14 +4,13 @@ import dev.rangekv.client.routing.CacheFold;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
-import dev.rangekv.server.move.MoveClient;
-import dev.rangekv.testkit.Seed;
+import dev.rangekv.server.move.NodeAdminClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
@@ -29,7 +28,7 @@ final class Churner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Churner.class);
 
   private final TestCluster tc;
-  private final MoveClient mover;
+  private final NodeAdminClient mover;
   private final IntFunction<Key> splitKeys;
   private final int keyCount;
   private final SplittableRandom random;
@@ -43,7 +42,7 @@ final class Churner implements AutoCloseable {
 
   Churner(TestCluster tc, IntFunction<Key> splitKeys, int keyCount, SplittableRandom random, Duration runFor) {
     this.tc = tc;
-    this.mover = new MoveClient(tc.seeds(), Duration.ofSeconds(60));
+    this.mover = new NodeAdminClient(tc.seeds(), Duration.ofSeconds(60));
     this.splitKeys = splitKeys;
     this.keyCount = keyCount;
     this.random = random;

@@ -3,9 +3,9 @@ package dev.rangekv.client.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfigBuilder;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.ControllerConfigBuilder;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.server.node.LocalCluster;

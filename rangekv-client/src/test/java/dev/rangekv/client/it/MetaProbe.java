@@ -6,7 +6,7 @@ import dev.rangekv.proto.ListRangeStatsRequest;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.function.BooleanSupplier;
 
 /** Reads the meta range of a {@link LocalCluster} the way an operator would: ranges with stats, events. */
 final class MetaProbe implements AutoCloseable {
-  private final NodeChannels channels = new NodeChannels();
+  private final PeerChannels channels = new PeerChannels();
   private final MetaLocator meta;
 
   MetaProbe(LocalCluster cluster) {

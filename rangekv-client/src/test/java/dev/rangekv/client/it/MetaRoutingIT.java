@@ -8,15 +8,15 @@ import dev.rangekv.client.routing.CacheFold;
 import dev.rangekv.client.routing.NodeListRangeSource;
 import dev.rangekv.client.routing.RouteStats;
 import dev.rangekv.client.routing.RouteTable;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.AdminSplitRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ class MetaRoutingIT {
 
   @TempDir static Path dir;
   static LocalCluster cluster;
-  static NodeChannels metaChannels;
+  static PeerChannels metaChannels;
   static MetaLocator meta;
 
   @BeforeAll
@@ -73,7 +73,7 @@ class MetaRoutingIT {
     ControllerConfig quiet = ControllerConfig.builder().tickMillis(1_000).maxBytes(1L << 40).splitQps(1e9)
         .maxLeaderTransfers(0).build();
     cluster = LocalCluster.start(NODES, dir, RaftTuning.forTests(), quiet);
-    metaChannels = new NodeChannels();
+    metaChannels = new PeerChannels();
     meta = new MetaLocator(metaChannels, MetaRoutingIT::seeds);
     for (int i = 1; i < RANGES; i++) {
       split(key(i * 100));

@@ -1,5 +1,11 @@
 package dev.rangekv.core.controller;
 
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.PlacementRule;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.hotspot.HotKeyDetector;
 import dev.rangekv.core.hotspot.HotspotAlert;
 import dev.rangekv.core.hotspot.MonotonicKeyDetector;
@@ -8,12 +14,6 @@ import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.merge.MergePolicy;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.placement.PlacementPolicy;
-import dev.rangekv.core.placement.PlacementRule;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RebalancePolicy;
 import dev.rangekv.core.rebalance.RepairPlan;

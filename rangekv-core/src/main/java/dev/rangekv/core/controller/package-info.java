@@ -1,5 +1,5 @@
 /**
- * The controller's pure planner: one tick turns a {@link dev.rangekv.core.policy.ClusterSnapshot} and
+ * The controller's pure planner: one tick turns a {@link dev.rangekv.core.cluster.ClusterSnapshot} and
  * the state carried from the last tick into a {@link dev.rangekv.core.controller.TickPlan} of repairs,
  * splits, merges, moves, leadership transfers and alerts, and {@code OperatorPlanner} turns those
  * decisions into {@link dev.rangekv.core.operator.Operator}s in priority order. The meta range's

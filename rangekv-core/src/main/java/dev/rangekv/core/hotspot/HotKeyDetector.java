@@ -1,9 +1,9 @@
 package dev.rangekv.core.hotspot;
 
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.WeightedKey;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.split.LoadCut;
 import java.util.ArrayList;
 import java.util.List;

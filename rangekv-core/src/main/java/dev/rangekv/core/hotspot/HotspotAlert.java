@@ -1,7 +1,7 @@
 package dev.rangekv.core.hotspot;
 
+import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.Explanation;
 import java.util.Objects;
 
 /** A key-design problem that splitting cannot fix; each alert names the key and suggests a remedy. */

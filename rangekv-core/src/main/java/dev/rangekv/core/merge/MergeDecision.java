@@ -1,7 +1,7 @@
 package dev.rangekv.core.merge;
 
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
 import java.util.List;
 import java.util.Objects;
 

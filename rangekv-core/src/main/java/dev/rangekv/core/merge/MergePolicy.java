@@ -1,11 +1,11 @@
 package dev.rangekv.core.merge;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitEvent;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.core.key.RangeEnd;
 import java.util.ArrayList;
 import java.util.HashSet;

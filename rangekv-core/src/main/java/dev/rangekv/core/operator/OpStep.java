@@ -1,8 +1,8 @@
 package dev.rangekv.core.operator;
 
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.Objects;
 import java.util.Optional;

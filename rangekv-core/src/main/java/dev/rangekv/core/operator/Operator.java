@@ -1,7 +1,7 @@
 package dev.rangekv.core.operator;
 
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.List;

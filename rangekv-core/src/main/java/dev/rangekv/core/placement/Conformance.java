@@ -1,6 +1,8 @@
 package dev.rangekv.core.placement;
 
-import dev.rangekv.core.policy.NodeStats;
+import dev.rangekv.core.cluster.PlacementRule;
+
+import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,14 +1,16 @@
 package dev.rangekv.core.placement;
 
+import dev.rangekv.core.cluster.PlacementRule;
+
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.split.SplitDecision;
 import java.util.ArrayList;

@@ -1,6 +1,8 @@
 package dev.rangekv.core.placement;
 
-import dev.rangekv.core.policy.NodeStats;
+import dev.rangekv.core.cluster.PlacementRule;
+
+import dev.rangekv.core.cluster.NodeStats;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.rangekv.core.placement;
 
-import dev.rangekv.core.policy.NodeStats;
+import dev.rangekv.core.cluster.NodeStats;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;

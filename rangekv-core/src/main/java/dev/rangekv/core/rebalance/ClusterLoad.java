@@ -1,7 +1,7 @@
 package dev.rangekv.core.rebalance;
 
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

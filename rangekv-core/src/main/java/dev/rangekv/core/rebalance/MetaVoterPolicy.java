@@ -1,6 +1,6 @@
 package dev.rangekv.core.rebalance;
 
-import dev.rangekv.core.policy.Explanation;
+import dev.rangekv.core.cluster.Explanation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

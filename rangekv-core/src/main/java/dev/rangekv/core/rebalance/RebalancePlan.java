@@ -1,8 +1,8 @@
 package dev.rangekv.core.rebalance;
 
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
 import java.util.List;
 import java.util.Objects;
 

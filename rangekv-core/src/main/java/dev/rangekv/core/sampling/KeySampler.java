@@ -1,7 +1,7 @@
 package dev.rangekv.core.sampling;
 
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.WeightedKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package dev.rangekv.core.split;
 
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.TailWrites;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.TailWrites;
 import java.util.Optional;
 
 /**

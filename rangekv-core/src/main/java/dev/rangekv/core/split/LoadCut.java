@@ -1,7 +1,7 @@
 package dev.rangekv.core.split;
 
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.WeightedKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.rangekv.core.split;
 
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.List;
 import java.util.Optional;

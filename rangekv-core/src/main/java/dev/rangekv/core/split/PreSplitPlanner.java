@@ -1,8 +1,8 @@
 package dev.rangekv.core.split;
 
+import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
-import dev.rangekv.core.policy.NodeStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

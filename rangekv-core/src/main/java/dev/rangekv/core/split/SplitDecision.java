@@ -1,8 +1,8 @@
 package dev.rangekv.core.split;
 
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.SplitCause;
 import java.util.Objects;
 
 /**

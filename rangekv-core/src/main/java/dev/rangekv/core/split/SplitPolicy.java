@@ -1,7 +1,7 @@
 package dev.rangekv.core.split;
 
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
 
 /**
  * Both split rules for one range and tick: size first (a range above max-bytes is split whatever its

@@ -8,8 +8,6 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import dev.rangekv.core.placement.PlacementRules;
-import dev.rangekv.core.policy.ClusterSnapshot;
 
 /**
  * DESIGN.md's rules for {@code rangekv-core}, executable (issue 17 §3): the JDK only, no threads, no
@@ -48,8 +46,5 @@ class CoreArchitectureTest {
       .because("core does no I/O: sockets, files and RocksDB belong to server and storage");
 
   @ArchTest
-  static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles()
-      // Known cycle, ignored until issue 17 §3 lands ("core.policy holds the controller's inputs, not
-      // policies"): the snapshot in core.policy carries core.placement's rules, which plan with policy types.
-      .ignoreDependency(ClusterSnapshot.class, PlacementRules.class);
+  static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
 }

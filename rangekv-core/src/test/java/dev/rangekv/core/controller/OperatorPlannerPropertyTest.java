@@ -2,19 +2,19 @@ package dev.rangekv.core.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.placement.PlacementPlan;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
@@ -42,7 +42,7 @@ class OperatorPlannerPropertyTest {
   void operatorsAreTheDecisionsInPriorityOrder_firstComeFirstServedPerRange() {
     Property.named("operator planner").cases(400).sizes(1, 12).check(g -> {
       int n = g.size();
-      ClusterSnapshot s = ClusterSnapshot.of(PolicyFixtures.nodes(OperatorPlannerTest.NOW, NODES.toArray(String[]::new)),
+      ClusterSnapshot s = ClusterSnapshot.of(ClusterFixtures.nodes(OperatorPlannerTest.NOW, NODES.toArray(String[]::new)),
           ranges(n));
       List<Move> repairs = new ArrayList<>();
       List<RepairPlan.Removal> removals = new ArrayList<>();
@@ -55,7 +55,7 @@ class OperatorPlannerPropertyTest {
         switch (g.nextInt(6)) {
           case 0 -> repairs.add(Move.of(id, "n1", "n4", WHY));
           case 1 -> removals.add(new RepairPlan.Removal(id, "n3", WHY));
-          case 2 -> splits.add(new SplitDecision.Split(id, 1, PolicyFixtures.k(id * 100 - 50),
+          case 2 -> splits.add(new SplitDecision.Split(id, 1, ClusterFixtures.k(id * 100 - 50),
               g.chance(0.3) ? SplitCause.PLACEMENT : SplitCause.LOAD, WHY));
           case 3 -> {
             if (id < n) {
@@ -110,7 +110,7 @@ class OperatorPlannerPropertyTest {
       }
       String to = g.pick(NODES.subList(3, 6));
       String leader = g.pick(replicas.stream().filter(live::contains).toList());
-      RangeDescriptor d = PolicyFixtures.range(1, 0, 100, replicas.toArray(String[]::new));
+      RangeDescriptor d = ClusterFixtures.range(1, 0, 100, replicas.toArray(String[]::new));
       Operator op = new Operator(1, d.generation(), OperatorKind.REBALANCE,
           OperatorPlanner.moveSteps(Move.of(1, from, to, WHY), d, live), WHY, 1);
       Set<String> expectedReplicas = new HashSet<>(replicas);
@@ -152,7 +152,7 @@ class OperatorPlannerPropertyTest {
   static List<RangeStats> ranges(int n) {
     List<RangeStats> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      out.add(RangeStats.of(PolicyFixtures.range(i, (i - 1) * 100L, i == n ? -1 : i * 100L, "n1", "n2", "n3"), 1, 0,
+      out.add(RangeStats.of(ClusterFixtures.range(i, (i - 1) * 100L, i == n ? -1 : i * 100L, "n1", "n2", "n3"), 1, 0,
           "n1"));
     }
     return out;

@@ -1,24 +1,24 @@
 package dev.rangekv.core.controller;
 
-import static dev.rangekv.core.policy.PolicyFixtures.k;
-import static dev.rangekv.core.policy.PolicyFixtures.nodes;
-import static dev.rangekv.core.policy.PolicyFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.k;
+import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
+import static dev.rangekv.core.cluster.ClusterFixtures.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.placement.PlacementPlan;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;

@@ -1,15 +1,15 @@
 package dev.rangekv.core.hotspot;
 
-import static dev.rangekv.core.policy.PolicyFixtures.nodes;
-import static dev.rangekv.core.policy.PolicyFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
+import static dev.rangekv.core.cluster.ClusterFixtures.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.rangekv.core.merge;
 
-import static dev.rangekv.core.policy.PolicyFixtures.nodes;
+import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
-import dev.rangekv.core.policy.SplitEvent;
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
+import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;
@@ -31,11 +31,11 @@ class MergePolicyPropertyTest {
       for (int i = 0; i < n; i++) {
         List<String> replicas = new ArrayList<>(NODES);
         java.util.Collections.shuffle(replicas, new java.util.Random(g.nextLong()));
-        RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == n - 1 ? -1 : (i + 1) * 10L,
+        RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == n - 1 ? -1 : (i + 1) * 10L,
             replicas.subList(0, g.chance(0.8) ? 3 : g.between(1, 3)).toArray(String[]::new));
         long bytes = g.chance(0.7) ? g.nextInt(300) : g.nextInt(2000);
         double qps = g.chance(0.7) ? g.nextInt(120) : g.nextInt(3000);
-        ranges.add(PolicyFixtures.stats(d, bytes, qps));
+        ranges.add(ClusterFixtures.stats(d, bytes, qps));
         if (i > 0 && g.chance(0.2)) {
           splits.add(new SplitEvent(i, i + 1, g.pick(List.of(SplitCause.values())),
               NOW - g.nextInt((int) (2 * config.splitCooldownMillis()))));

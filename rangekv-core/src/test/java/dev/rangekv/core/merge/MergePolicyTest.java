@@ -1,16 +1,16 @@
 package dev.rangekv.core.merge;
 
-import static dev.rangekv.core.policy.PolicyFixtures.nodes;
-import static dev.rangekv.core.policy.PolicyFixtures.range;
-import static dev.rangekv.core.policy.PolicyFixtures.stats;
+import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
+import static dev.rangekv.core.cluster.ClusterFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
-import dev.rangekv.core.policy.SplitEvent;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
+import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,13 +1,13 @@
 package dev.rangekv.core.operator;
 
-import static dev.rangekv.core.policy.PolicyFixtures.k;
-import static dev.rangekv.core.policy.PolicyFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.k;
+import static dev.rangekv.core.cluster.ClusterFixtures.range;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.RangeEnd;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.List;
 import java.util.Optional;

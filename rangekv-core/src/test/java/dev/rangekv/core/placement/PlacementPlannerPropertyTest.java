@@ -1,20 +1,26 @@
 package dev.rangekv.core.placement;
 
+import dev.rangekv.core.cluster.LabelConstraint;
+
+import dev.rangekv.core.cluster.PlacementRules;
+
+import dev.rangekv.core.cluster.PlacementRule;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.merge.MergeDecision;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.testkit.Gen;
@@ -89,7 +95,7 @@ class PlacementPlannerPropertyTest {
       for (int j = 0; j < rf; j++) {
         replicas.add(ids.remove(g.nextInt(ids.size())));
       }
-      RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
+      RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
           replicas.toArray(String[]::new));
       List<String> liveReplicas = replicas.stream().filter(live::contains).toList();
       String leader = liveReplicas.isEmpty() || g.chance(0.1) ? "" : g.pick(liveReplicas);
@@ -141,8 +147,8 @@ class PlacementPlannerPropertyTest {
       for (int i = 0; i < k; i++) {
         long a = g.nextInt(g.size() * 10 + 5);
         long b = a + 1 + g.nextInt(40);
-        Key start = a == 0 ? Key.EMPTY : PolicyFixtures.k(a);
-        RangeEnd end = g.chance(0.2) ? RangeEnd.INFINITY : RangeEnd.at(PolicyFixtures.k(b));
+        Key start = a == 0 ? Key.EMPTY : ClusterFixtures.k(a);
+        RangeEnd end = g.chance(0.2) ? RangeEnd.INFINITY : RangeEnd.at(ClusterFixtures.k(b));
         PlacementRule r = rule(g, start, end);
         if (rules.stream().noneMatch(x -> x.sameSpan(r))) {
           rules.add(r);
@@ -197,8 +203,8 @@ class PlacementPlannerPropertyTest {
       for (int i = 0; i < k; i++) { // spans on range boundaries: no splits needed
         int a = g.nextInt(count);
         int b = a + 1 + g.nextInt(count - a);
-        PlacementRule r = rule(g, a == 0 ? Key.EMPTY : PolicyFixtures.k(a * 10L),
-            b >= count ? RangeEnd.INFINITY : RangeEnd.at(PolicyFixtures.k(b * 10L)));
+        PlacementRule r = rule(g, a == 0 ? Key.EMPTY : ClusterFixtures.k(a * 10L),
+            b >= count ? RangeEnd.INFINITY : RangeEnd.at(ClusterFixtures.k(b * 10L)));
         if (rules.stream().noneMatch(x -> x.sameSpan(r))) {
           rules.add(r);
         }

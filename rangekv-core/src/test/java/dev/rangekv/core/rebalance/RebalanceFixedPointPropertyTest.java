@@ -2,14 +2,14 @@ package dev.rangekv.core.rebalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.placement.Spread;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;
@@ -103,7 +103,7 @@ class RebalanceFixedPointPropertyTest {
       List<String> ids = new ArrayList<>(nodes.stream().map(NodeStats::nodeId).toList());
       Collections.shuffle(ids, new Random(g.nextLong()));
       List<String> replicas = ids.subList(0, g.chance(0.1) ? 1 : rf);
-      RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
+      RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
           replicas.toArray(String[]::new));
       long bytes = g.chance(0.1) ? g.nextInt(5000) : g.nextInt(200);
       double qps = g.chance(0.1) ? g.nextInt(3000) : g.nextInt(100);
@@ -204,8 +204,8 @@ class RebalanceFixedPointPropertyTest {
   void scoreOfTheModel_isZeroForAPerfectlyEvenCluster() {
     List<NodeStats> nodes = List.of(new NodeStats("a", "", 0, NOW), new NodeStats("b", "", 0, NOW));
     List<RangeStats> ranges = List.of(
-        RangeStats.of(PolicyFixtures.range(1, 0, 10, "a", "b"), 10, 5, "a"),
-        RangeStats.of(PolicyFixtures.range(2, 10, -1, "b", "a"), 10, 5, "b"));
+        RangeStats.of(ClusterFixtures.range(1, 0, 10, "a", "b"), 10, 5, "a"),
+        RangeStats.of(ClusterFixtures.range(2, 10, -1, "b", "a"), 10, 5, "b"));
     ClusterSnapshot s = new ClusterSnapshot(nodes, ranges, List.of(), List.of());
     assertThat(score(s, List.of("a", "b"))).isZero();
   }

@@ -2,14 +2,14 @@ package dev.rangekv.core.rebalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;
@@ -107,10 +107,10 @@ class RebalanceHysteresisPropertyTest {
   }
 
   private static int transfersUnderNoise(ControllerConfig config) {
-    List<NodeStats> nodes = PolicyFixtures.nodes(NOW, "n0", "n1", "n2");
+    List<NodeStats> nodes = ClusterFixtures.nodes(NOW, "n0", "n1", "n2");
     List<RangeStats> ranges = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == 7 ? -1 : (i + 1) * 10L, "n0", "n1", "n2");
+      RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == 7 ? -1 : (i + 1) * 10L, "n0", "n1", "n2");
       ranges.add(RangeStats.of(d, 1000, 100, "n" + (i % 3)));
     }
     ClusterSnapshot s = ClusterSnapshot.of(nodes, ranges);
@@ -138,7 +138,7 @@ class RebalanceHysteresisPropertyTest {
       List<String> ids = new ArrayList<>(nodes.stream().map(NodeStats::nodeId).toList());
       Collections.shuffle(ids, new Random(g.nextLong()));
       List<String> replicas = ids.subList(0, rf);
-      RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
+      RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == count - 1 ? -1 : (i + 1) * 10L,
           replicas.toArray(String[]::new));
       ranges.add(RangeStats.of(d, 1000, 100, g.pick(replicas)));
     }

@@ -2,14 +2,14 @@ package dev.rangekv.core.rebalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.PolicyFixtures;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.ClusterFixtures;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;
@@ -45,7 +45,7 @@ class RebalancePolicyPropertyTest {
       List<String> ids = new ArrayList<>(nodes.stream().map(NodeStats::nodeId).toList());
       Collections.shuffle(ids, new Random(g.nextLong()));
       List<String> replicas = ids.subList(0, uniformLoad ? rf : g.between(1, rf));
-      RangeDescriptor d = PolicyFixtures.range(i + 1, i * 10L, i == r - 1 ? -1 : (i + 1) * 10L,
+      RangeDescriptor d = ClusterFixtures.range(i + 1, i * 10L, i == r - 1 ? -1 : (i + 1) * 10L,
           replicas.toArray(String[]::new));
       long bytes = uniformLoad ? 100 : g.chance(0.1) ? g.nextInt(5000) : g.nextInt(200);
       double qps = uniformLoad ? 10 : g.chance(0.1) ? g.nextInt(3000) : g.nextInt(100);

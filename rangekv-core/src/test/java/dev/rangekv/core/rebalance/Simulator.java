@@ -1,9 +1,9 @@
 package dev.rangekv.core.rebalance;
 
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
 import java.util.ArrayList;
 import java.util.List;
 

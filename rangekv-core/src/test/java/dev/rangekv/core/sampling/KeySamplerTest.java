@@ -1,11 +1,11 @@
 package dev.rangekv.core.sampling;
 
-import static dev.rangekv.core.policy.PolicyFixtures.k;
+import static dev.rangekv.core.cluster.ClusterFixtures.k;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.split.LoadCut;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -3,8 +3,8 @@ package dev.rangekv.core.split;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,12 +2,12 @@ package dev.rangekv.core.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.testkit.Property;
 import java.util.ArrayList;

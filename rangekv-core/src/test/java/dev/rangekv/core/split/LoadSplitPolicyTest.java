@@ -1,15 +1,15 @@
 package dev.rangekv.core.split;
 
-import static dev.rangekv.core.policy.PolicyFixtures.k;
-import static dev.rangekv.core.policy.PolicyFixtures.range;
-import static dev.rangekv.core.policy.PolicyFixtures.samples;
+import static dev.rangekv.core.cluster.ClusterFixtures.k;
+import static dev.rangekv.core.cluster.ClusterFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitCause;
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitCause;
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.rangekv.core.split;
 
-import static dev.rangekv.core.policy.PolicyFixtures.k;
-import static dev.rangekv.core.policy.PolicyFixtures.node;
-import static dev.rangekv.core.policy.PolicyFixtures.nodes;
+import static dev.rangekv.core.cluster.ClusterFixtures.k;
+import static dev.rangekv.core.cluster.ClusterFixtures.node;
+import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
-import dev.rangekv.core.policy.NodeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
 import java.util.HashMap;

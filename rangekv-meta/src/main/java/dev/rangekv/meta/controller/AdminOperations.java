@@ -1,15 +1,16 @@
 package dev.rangekv.meta.controller;
 
+
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.controller.OperatorPlanner;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.AdminSplitResponse;
@@ -39,7 +40,7 @@ final class AdminOperations {
   private final LongSupplier clock;
   private final PreSplit presplit;
 
-  AdminOperations(Controller controller, MetaGroup meta, ControllerConfig config, StatsBook stats, EventLog events,
+  AdminOperations(Controller controller, MetaGroup meta, ControllerConfig config, StatsBook stats, EventRecorder events,
       LongSupplier clock) {
     this.controller = controller;
     this.meta = meta;

@@ -1,6 +1,12 @@
 package dev.rangekv.meta.controller;
 
+
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.core.controller.ControllerPlanner;
 import dev.rangekv.core.controller.ControllerState;
 import dev.rangekv.core.controller.OperatorInputs;
@@ -9,21 +15,16 @@ import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.placement.PlacementPlan;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.SplitEvent;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import io.grpc.Channel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,7 +69,7 @@ public final class Controller {
   private final StepTimeouts timeouts;
   private final StatsBook stats = new StatsBook();
   private final WhyBook why = new WhyBook();
-  private final EventLog events;
+  private final EventRecorder events;
   private final OperatorQueue queue;
   private final StepCalls calls;
   private final AdminOperations admin;
@@ -98,7 +99,7 @@ public final class Controller {
     this.config = config;
     this.timeouts = timeouts;
     this.clock = clock;
-    this.events = new EventLog(meta, clock);
+    this.events = new EventRecorder(meta, clock);
     this.queue = new OperatorQueue(timeouts, FAILURE_BACKOFF_TICKS * config.tickMillis());
     this.calls = new StepCalls(nodeChannels, timeouts, moveBytesPerSecond);
     this.admin = new AdminOperations(this, meta, config, stats, events, clock);
@@ -392,7 +393,7 @@ public final class Controller {
     for (NodeStats n : built.snapshot().nodes()) {
       boolean live = n.isLive(now, config.deadNodeTimeoutMillis());
       if (!live && knownDead.add(n.nodeId())) {
-        out.add(EventLog.event("node-dead", List.of(), Explanation.of("no heartbeat within node.dead-timeout")
+        out.add(EventRecorder.event("node-dead", List.of(), Explanation.of("no heartbeat within node.dead-timeout")
             .with("silentMillis", now - n.lastHeartbeatMillis())
             .with("deadTimeoutMillis", config.deadNodeTimeoutMillis()).build(), "node " + n.nodeId() + " is dead",
             now));

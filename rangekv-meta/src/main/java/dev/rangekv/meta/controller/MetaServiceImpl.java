@@ -1,9 +1,9 @@
 package dev.rangekv.meta.controller;
 
-import dev.rangekv.core.placement.InvalidRuleException;
-import dev.rangekv.core.placement.PlacementRule;
+import dev.rangekv.core.cluster.InvalidRuleException;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.PlacementRule;
 import dev.rangekv.core.placement.RuleCheck;
-import dev.rangekv.core.policy.NodeStats;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminMergeRequest;

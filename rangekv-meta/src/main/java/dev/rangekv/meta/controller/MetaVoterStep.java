@@ -1,5 +1,6 @@
 package dev.rangekv.meta.controller;
 
+
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.EventProto;
@@ -37,11 +38,11 @@ final class MetaVoterStep {
 
   private final MetaGroup meta;
   private final Function<String, Channel> channels;
-  private final EventLog events;
+  private final EventRecorder events;
   private final LongSupplier clock;
   private final AtomicBoolean running = new AtomicBoolean();
 
-  MetaVoterStep(MetaGroup meta, Function<String, Channel> channels, EventLog events, LongSupplier clock) {
+  MetaVoterStep(MetaGroup meta, Function<String, Channel> channels, EventRecorder events, LongSupplier clock) {
     this.meta = meta;
     this.channels = channels;
     this.events = events;
@@ -76,11 +77,11 @@ final class MetaVoterStep {
       long now = clock.getAsLong();
       EventProto e;
       if (err == null) {
-        e = EventLog.event("meta-voters", List.of(), c.why(), "meta voters " + before + " -> " + c.voters(), now);
+        e = EventRecorder.event("meta-voters", List.of(), c.why(), "meta voters " + before + " -> " + c.voters(), now);
       } else {
         String message = StepCalls.message(Controller.unwrap(err));
         log.warn("meta voter change failed voters={} error={}", c.voters(), message);
-        e = EventLog.event("failed", List.of(), c.why(), "meta-voters of [] was wanted because: " + c.why(), now)
+        e = EventRecorder.event("failed", List.of(), c.why(), "meta-voters of [] was wanted because: " + c.why(), now)
             .toBuilder().setReason("meta-voters failed: " + message).build();
       }
       return events.append(List.of(e));

@@ -1,10 +1,11 @@
 package dev.rangekv.meta.controller;
 
+
+import dev.rangekv.core.cluster.Move;
 import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
-import dev.rangekv.core.policy.Move;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -44,7 +45,7 @@ final class OperatorEvents {
     } else {
       detail = moveDetail(op, view);
     }
-    return EventLog.event(op.kind().eventKind(), ids, op.reason(), detail, nowMillis).toBuilder()
+    return EventRecorder.event(op.kind().eventKind(), ids, op.reason(), detail, nowMillis).toBuilder()
         .addAllFigures(extra.getFiguresList()).build();
   }
 
@@ -79,7 +80,7 @@ final class OperatorEvents {
 
   /** The {@code "failed"} event of {@code op}, cancelled for {@code reason}. */
   static EventProto cancelled(Operator op, String reason, long nowMillis) {
-    return EventLog.event("failed", op.rangeIds(), op.reason(), op.kind().eventKind() + " of " + op.rangeIds()
+    return EventRecorder.event("failed", op.rangeIds(), op.reason(), op.kind().eventKind() + " of " + op.rangeIds()
         + " was wanted because: " + op.reason(), nowMillis).toBuilder()
         .setReason(op.kind().eventKind() + " failed: " + reason).build();
   }

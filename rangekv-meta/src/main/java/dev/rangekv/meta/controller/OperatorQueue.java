@@ -1,10 +1,10 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.Move;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.operator.StepTimeouts;
-import dev.rangekv.core.policy.Move;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,13 +1,14 @@
 package dev.rangekv.meta.controller;
 
+
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.SplitCause;
 import dev.rangekv.core.split.PreSplitPlan;
 import dev.rangekv.core.split.PreSplitPlanner;
 import dev.rangekv.meta.state.MetaGroup;
@@ -47,10 +48,10 @@ final class PreSplit {
   private final ControllerConfig config;
   private final StatsBook stats;
   private final AdminOperations ops;
-  private final EventLog events;
+  private final EventRecorder events;
   private final LongSupplier clock;
 
-  PreSplit(MetaGroup meta, ControllerConfig config, StatsBook stats, AdminOperations ops, EventLog events,
+  PreSplit(MetaGroup meta, ControllerConfig config, StatsBook stats, AdminOperations ops, EventRecorder events,
       LongSupplier clock) {
     this.meta = meta;
     this.config = config;
@@ -88,7 +89,7 @@ final class PreSplit {
       List<RangeDescriptorProto> result = held(lease);
       Explanation summary = Explanation.of("admin pre-split").with("splitPoints", points.size())
           .with("ranges", result.size()).with("scatter", scatter ? 1 : 0).with("moves", moves.get()).build();
-      return events.append(List.of(EventLog.event("presplit",
+      return events.append(List.of(EventRecorder.event("presplit",
               result.stream().map(RangeDescriptorProto::getRangeId).toList(), summary,
               "pre-split at " + points.size() + " points into " + result.size() + " ranges"
                   + (scatter ? ", scattered with " + moves.get() + " moves" : ""), clock.getAsLong())))

@@ -1,13 +1,13 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.ClusterSnapshot;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeStats;
+import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.cluster.SplitEvent;
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.ClusterSnapshot;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.NodeStats;
-import dev.rangekv.core.policy.RangeStats;
-import dev.rangekv.core.policy.SplitEvent;
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.NodeRecord;

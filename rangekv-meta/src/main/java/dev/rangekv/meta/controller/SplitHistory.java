@@ -1,7 +1,7 @@
 package dev.rangekv.meta.controller;
 
-import dev.rangekv.core.policy.SplitCause;
-import dev.rangekv.core.policy.SplitEvent;
+import dev.rangekv.core.cluster.SplitCause;
+import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.FigureProto;

@@ -1,13 +1,14 @@
 package dev.rangekv.meta.controller;
 
+
+import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
+import dev.rangekv.core.cluster.LeaderTransfer;
+import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.placement.PlacementPlan;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.core.policy.Explanation;
-import dev.rangekv.core.policy.LeaderTransfer;
-import dev.rangekv.core.policy.Move;
-import dev.rangekv.core.policy.RangeStats;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;
 import dev.rangekv.proto.EventProto;
@@ -17,8 +18,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * The controller's latest evaluation of each policy (split, merge, move) for each range, as
@@ -55,14 +56,14 @@ public final class WhyBook {
       String kind = d instanceof SplitDecision.Declined ? "split-declined"
           : d instanceof SplitDecision.NoSplit ? "no-split" : "split";
       boolean known = !built.unmeasured().contains(d.rangeId());
-      put(d.rangeId(), "split", EventLog.event(known ? kind : "no-split", List.of(d.rangeId()),
+      put(d.rangeId(), "split", EventRecorder.event(known ? kind : "no-split", List.of(d.rangeId()),
           known ? d.why() : unmeasured, "", now));
     }
     Set<Long> inMerge = new HashSet<>();
     for (MergeDecision d : plan.merges()) {
       String kind = d instanceof MergeDecision.Declined ? "merge-declined" : "merge";
       String detail = d instanceof MergeDecision.CoLocateFirst c ? "co-locate first: " + c.moves() : "";
-      EventProto e = EventLog.event(kind, List.of(d.leftRangeId(), d.rightRangeId()), d.why(), detail, now);
+      EventProto e = EventRecorder.event(kind, List.of(d.leftRangeId(), d.rightRangeId()), d.why(), detail, now);
       put(d.leftRangeId(), "merge", e);
       put(d.rightRangeId(), "merge", e);
       inMerge.add(d.leftRangeId());
@@ -74,40 +75,40 @@ public final class WhyBook {
       ruled.add(r.rangeId());
       String detail = "rule " + r.rule() + (r.conforms() ? ": conforms" : ": " + r.state() + ", violations: "
           + r.violations());
-      put(r.rangeId(), "placement", EventLog.event(r.conforms() ? "placement" : "placement-" + r.state(),
+      put(r.rangeId(), "placement", EventRecorder.event(r.conforms() ? "placement" : "placement-" + r.state(),
           List.of(r.rangeId()), r.why(), detail, now));
     }
     for (Move m : plan.placement().moves()) {
       inMove.add(m.rangeId());
-      put(m.rangeId(), "move", EventLog.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
+      put(m.rangeId(), "move", EventRecorder.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
     }
     for (LeaderTransfer t : plan.placement().leaderTransfers()) {
       inMove.add(t.rangeId());
-      put(t.rangeId(), "move", EventLog.event("leader-transfer", List.of(t.rangeId()), t.why(),
+      put(t.rangeId(), "move", EventRecorder.event("leader-transfer", List.of(t.rangeId()), t.why(),
           "r" + t.rangeId() + " leader " + t.fromNode() + " -> " + t.toNode(), now));
     }
     for (Move m : plan.repair().moves()) {
       inMove.add(m.rangeId());
-      put(m.rangeId(), "move", EventLog.event("repair", List.of(m.rangeId()), m.why(), m.toString(), now));
+      put(m.rangeId(), "move", EventRecorder.event("repair", List.of(m.rangeId()), m.why(), m.toString(), now));
     }
     for (RepairPlan.Blocked b : plan.repair().blocked()) {
       inMove.add(b.rangeId());
-      put(b.rangeId(), "move", EventLog.event("repair-blocked", List.of(b.rangeId()), b.why(), "", now));
+      put(b.rangeId(), "move", EventRecorder.event("repair-blocked", List.of(b.rangeId()), b.why(), "", now));
     }
     for (Move m : plan.rebalance().moves()) {
       if (inMove.add(m.rangeId())) {
-        put(m.rangeId(), "move", EventLog.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
+        put(m.rangeId(), "move", EventRecorder.event("move", List.of(m.rangeId()), m.why(), m.toString(), now));
       }
     }
     for (LeaderTransfer t : plan.rebalance().leaderTransfers()) {
       if (inMove.add(t.rangeId())) {
-        put(t.rangeId(), "move", EventLog.event("leader-transfer", List.of(t.rangeId()), t.why(),
+        put(t.rangeId(), "move", EventRecorder.event("leader-transfer", List.of(t.rangeId()), t.why(),
             "r" + t.rangeId() + " leader " + t.fromNode() + " -> " + t.toNode(), now));
       }
     }
     for (RangeStats r : built.snapshot().ranges()) {
       if (!inMerge.contains(r.rangeId())) {
-        put(r.rangeId(), "merge", EventLog.event("no-merge", List.of(r.rangeId()),
+        put(r.rangeId(), "merge", EventRecorder.event("no-merge", List.of(r.rangeId()),
             Explanation.of("no merge candidate: this range or a neighbour at or above min-bytes, or busy")
                 .with("bytes", r.bytes()).with("minBytes", config.minBytes()).build(), "", now));
       }
@@ -115,7 +116,7 @@ public final class WhyBook {
         remove(r.rangeId(), "placement");
       }
       if (!inMove.contains(r.rangeId())) {
-        put(r.rangeId(), "move", EventLog.event("no-move", List.of(r.rangeId()), plan.rebalance().why(), "", now));
+        put(r.rangeId(), "move", EventRecorder.event("no-move", List.of(r.rangeId()), plan.rebalance().why(), "", now));
       }
     }
     retainRanges(built.snapshot().ranges().stream().map(RangeStats::rangeId).collect(Collectors.toSet()));

@@ -1,18 +1,18 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
-import dev.rangekv.core.placement.InvalidRuleException;
-import dev.rangekv.core.placement.PlacementRules;
-import dev.rangekv.proto.convert.PlacementProtos;
-import dev.rangekv.proto.convert.ProtoValues;
-import dev.rangekv.proto.meta.PlacementChange;
+import dev.rangekv.core.cluster.InvalidRuleException;
+import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.PlacementProtos;
+import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaRangeEntry;
 import dev.rangekv.proto.meta.MetaSnapshot;
+import dev.rangekv.proto.meta.PlacementChange;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;

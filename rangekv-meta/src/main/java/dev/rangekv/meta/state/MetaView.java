@@ -1,7 +1,7 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
-import dev.rangekv.core.placement.PlacementRules;
+import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;

@@ -1,5 +1,6 @@
 package dev.rangekv.meta.controller;
 
+
 import static dev.rangekv.meta.controller.ControllerTest.figure;
 import static dev.rangekv.meta.controller.ControllerTest.k;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +50,7 @@ class ControllerEventsTest {
     assertThat(h.events("alert-hot-key")).singleElement()
         .satisfies(e -> assertThat(e.getDetail()).contains("hot key k00005 "));
 
-    h.clock.addAndGet(EventLog.QUIET_MILLIS);
+    h.clock.addAndGet(EventRecorder.QUIET_MILLIS);
     h.tick();
     assertThat(h.events("split-declined")).hasSize(2);
     assertThat(h.events("alert-hot-key")).hasSize(2);

@@ -3,7 +3,7 @@ package dev.rangekv.meta.controller;
 import static dev.rangekv.meta.controller.ControllerTest.k;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

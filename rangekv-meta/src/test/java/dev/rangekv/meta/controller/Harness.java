@@ -2,10 +2,10 @@ package dev.rangekv.meta.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.operator.StepTimeouts;
-import dev.rangekv.core.policy.ControllerConfig;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;

@@ -2,13 +2,13 @@ package dev.rangekv.meta.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.operator.StepTimeouts;
-import dev.rangekv.core.policy.Explanation;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.HashMap;
 import java.util.List;
@@ -127,7 +127,7 @@ class OperatorQueueTest {
 
     OperatorQueue.Hold hold = queue.reserve(List.of(3L), "admin split").orElseThrow();
     Operator onThree = new Operator(3, 1, OperatorKind.SPLIT, List.of(new OpStep.SplitAt(Optional.empty(),
-        RangeEnd.INFINITY, 1, dev.rangekv.core.policy.SplitCause.SIZE)), WHY, 1000);
+        RangeEnd.INFINITY, 1, dev.rangekv.core.cluster.SplitCause.SIZE)), WHY, 1000);
     assertThat(queue.admit(onThree, 0)).as("planned: kept out").isEmpty();
     assertThat(queue.admit(onThree, 0, Optional.of(hold))).as("the holder's own").isPresent();
     assertThat(queue.locked(0)).containsExactlyInAnyOrder(1L, 2L, 3L);

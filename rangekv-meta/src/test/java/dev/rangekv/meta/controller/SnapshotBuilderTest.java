@@ -4,7 +4,7 @@ import static dev.rangekv.meta.controller.ControllerTest.k;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.rangekv.core.policy.RangeStats;
+import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;

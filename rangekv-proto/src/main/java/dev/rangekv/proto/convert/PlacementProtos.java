@@ -1,8 +1,8 @@
 package dev.rangekv.proto.convert;
 
-import dev.rangekv.core.placement.LabelConstraint;
-import dev.rangekv.core.placement.PlacementRule;
-import dev.rangekv.core.placement.PlacementRules;
+import dev.rangekv.core.cluster.LabelConstraint;
+import dev.rangekv.core.cluster.PlacementRule;
+import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.proto.PlacementRuleProto;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ public final class PlacementProtos {
   /**
    * The core rule of {@code p}.
    *
-   * @throws dev.rangekv.core.placement.InvalidRuleException when it is malformed
+   * @throws dev.rangekv.core.cluster.InvalidRuleException when it is malformed
    */
   public static PlacementRule rule(PlacementRuleProto p) {
     List<LabelConstraint> cs = new ArrayList<>();

@@ -8,14 +8,14 @@ import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.WakeRangeRequest;
 import dev.rangekv.proto.replica.WakeRangeResponse;
-import io.grpc.stub.StreamObserver;
+import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.RangeStateMachine;
 import dev.rangekv.server.replica.ReplicaDirectory;
-import dev.rangekv.server.rpc.NodeChannels;
-import dev.rangekv.server.rpc.RaftGateway;
 import dev.rangekv.storage.NodeStore;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +57,7 @@ public final class RangeWaker {
   private final ReplicaDirectory directory;
   private final RaftServer server;
   private final DormantGroups groups;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final RaftGateway gateway;
   private final ScheduledExecutorService groupThread;
   private final LongSupplier clockMillis;
@@ -66,7 +66,7 @@ public final class RangeWaker {
 
   /** Everything a waker needs of its node. */
   public record Node(String nodeId, NodeStore store, ReplicaDirectory directory, RaftServer server,
-      DormantGroups groups, NodeChannels channels, RaftGateway gateway, ScheduledExecutorService groupThread,
+      DormantGroups groups, PeerChannels channels, RaftGateway gateway, ScheduledExecutorService groupThread,
       LongSupplier clockMillis) {}
 
   public RangeWaker(Node node) {

@@ -21,12 +21,12 @@ import dev.rangekv.server.move.AsyncSteps;
 import dev.rangekv.server.move.LeaderContext;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
+import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeStateMachine;
 import dev.rangekv.server.replica.ReplicaDirectory;
-import dev.rangekv.server.rpc.NodeChannels;
-import dev.rangekv.server.rpc.RaftGateway;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.time.Duration;
@@ -69,12 +69,12 @@ public final class MergeCoordinator {
   private final RaftServer server;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final LocalReplicas local;
   private final Executor executor;
   private final MoveOptions options;
 
-  public MergeCoordinator(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, NodeChannels channels,
+  public MergeCoordinator(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
     this.server = server;
     this.gateway = gateway;

@@ -4,7 +4,7 @@ import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -35,24 +35,24 @@ import java.util.function.Supplier;
 public final class MetaLocator {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
   private static final long MIN_CALL_MILLIS = 50;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final Supplier<List<String>> candidates;
   private final boolean command;
   private volatile String leaderAddress = "";
 
   /** @param candidates client addresses of nodes to ask, looked up anew for each call */
-  public MetaLocator(NodeChannels channels, Supplier<List<String>> candidates) {
+  public MetaLocator(PeerChannels channels, Supplier<List<String>> candidates) {
     this(channels, candidates, false);
   }
 
-  private MetaLocator(NodeChannels channels, Supplier<List<String>> candidates, boolean command) {
+  private MetaLocator(PeerChannels channels, Supplier<List<String>> candidates, boolean command) {
     this.channels = channels;
     this.candidates = candidates;
     this.command = command;
   }
 
   /** A locator for a command run: a call's deadline covers its retries; only unreachable nodes are retried. */
-  public static MetaLocator forCommand(NodeChannels channels, List<String> seeds) {
+  public static MetaLocator forCommand(PeerChannels channels, List<String> seeds) {
     List<String> copy = List.copyOf(seeds);
     return new MetaLocator(channels, () -> copy, true);
   }

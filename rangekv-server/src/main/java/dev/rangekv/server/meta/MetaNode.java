@@ -1,6 +1,6 @@
 package dev.rangekv.server.meta;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
@@ -18,7 +18,7 @@ import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.proto.meta.RegisterNodeRequest;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.ServerServiceDefinition;
 import java.io.IOException;
 import java.time.Duration;
@@ -52,7 +52,7 @@ public final class MetaNode implements AutoCloseable {
   private final String nodeId;
   private final ControllerConfig config;
   private final long moveBytesPerSecond;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
   private final ServerServiceDefinition redirect;
@@ -71,7 +71,7 @@ public final class MetaNode implements AutoCloseable {
   private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
       ServerServiceDefinition nodeService) {}
 
-  public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, NodeChannels channels,
+  public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, PeerChannels channels,
       Supplier<List<String>> seeds) {
     this.nodeId = nodeId;
     this.moveBytesPerSecond = moveBytesPerSecond;

@@ -12,10 +12,10 @@ import dev.rangekv.proto.replica.PrepareReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.ReplicaDirectory;
-import dev.rangekv.server.rpc.NodeChannels;
-import dev.rangekv.server.rpc.RaftGateway;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ public final class ReplicaChanges {
   private final RaftServer server;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final LocalReplicas local;
   private final Executor executor;
   private final MoveOptions options;
@@ -80,7 +80,7 @@ public final class ReplicaChanges {
   /** Ranges with an add or a remove running here. */
   private final Set<Long> changing = ConcurrentHashMap.newKeySet();
 
-  public ReplicaChanges(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, NodeChannels channels,
+  public ReplicaChanges(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
     this.server = server;
     this.gateway = gateway;

@@ -8,9 +8,9 @@ import dev.rangekv.proto.replica.LocalField;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.SpanChunk;
 import dev.rangekv.proto.replica.SpanHeader;
+import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.replica.StagedSpan;
-import dev.rangekv.server.rpc.NodeChannels;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import dev.rangekv.storage.WriteBatchBuilder;
@@ -41,12 +41,12 @@ public final class SpanFetcher {
 
   private final NodeStore store;
   private final ReplicaDirectory directory;
-  private final NodeChannels channels;
+  private final PeerChannels channels;
   private final Path workDir;
   private final Executor executor;
   private final Map<Long, Long> limits = new ConcurrentHashMap<>();
 
-  public SpanFetcher(NodeStore store, ReplicaDirectory directory, NodeChannels channels, Path workDir, Executor executor) {
+  public SpanFetcher(NodeStore store, ReplicaDirectory directory, PeerChannels channels, Path workDir, Executor executor) {
     this.store = store;
     this.directory = directory;
     this.channels = channels;

@@ -1,22 +1,22 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.split.ChildRangeIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.time.Duration;
-import dev.rangekv.core.policy.ControllerConfig;
-import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
-import dev.rangekv.server.observe.HttpSettings;
 
 /**
  * Several nodes in one JVM on free loopback ports, each under its own directory of {@code baseDir}:

@@ -1,6 +1,6 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,9 @@
 package dev.rangekv.server.rpc;
 
+import dev.rangekv.server.raft.ProposalBuffers;
+
+import dev.rangekv.server.raft.RaftGateway;
+
 import com.google.protobuf.MessageLite;
 import dev.rangekv.proto.BatchRequest;
 import dev.rangekv.proto.BatchResponse;

@@ -1,5 +1,7 @@
 package dev.rangekv.server.rpc;
 
+import dev.rangekv.server.raft.RaftGateway;
+
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
@@ -15,7 +17,6 @@ import dev.rangekv.proto.admin.TransferLeaderRequest;
 import dev.rangekv.proto.admin.TransferLeaderResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.SplitCommand;
 import dev.rangekv.server.merge.MergeCoordinator;

@@ -1,5 +1,7 @@
 package dev.rangekv.server.rpc;
 
+import dev.rangekv.server.raft.RaftGateway;
+
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.DropReplicaRequest;
 import dev.rangekv.proto.replica.DropReplicaResponse;

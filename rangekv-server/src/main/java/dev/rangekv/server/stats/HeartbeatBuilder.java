@@ -1,7 +1,7 @@
 package dev.rangekv.server.stats;
 
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;

@@ -1,5 +1,6 @@
 package dev.rangekv.server.stats;
 
+
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.Mutation;
@@ -41,7 +42,7 @@ public final class LoadRecorder {
   private final int stripes;
   private final SplittableRandom seeds;
   private final TailBaseline.Lookup baselines;
-  private final RangeTable<RangeLoad> ranges = new RangeTable<>();
+  private final RangeIdMap<RangeLoad> ranges = new RangeIdMap<>();
   private long intervalStart;
 
   /**

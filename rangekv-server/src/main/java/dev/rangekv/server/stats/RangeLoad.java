@@ -1,8 +1,8 @@
 package dev.rangekv.server.stats;
 
+import dev.rangekv.core.cluster.TailWrites;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.TailWrites;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.core.sampling.KeySampler;
 import java.util.ArrayList;
 import java.util.List;

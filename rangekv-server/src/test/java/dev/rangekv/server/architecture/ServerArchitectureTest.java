@@ -27,16 +27,11 @@ class ServerArchitectureTest {
 
   @ArchTest
   static final ArchRule runsNoBlockingMoveChain = noClasses().that().resideInAPackage("dev.rangekv.server..")
-      .and().haveNameNotMatching("dev\\.rangekv\\.server\\.move\\.MoveClient.*")
-      .should().dependOnClassesThat().haveNameMatching("dev\\.rangekv\\.server\\.move\\.MoveClient.*")
+      .and().haveNameNotMatching("dev\\.rangekv\\.server\\.move\\.NodeAdminClient.*")
+      .should().dependOnClassesThat().haveNameMatching("dev\\.rangekv\\.server\\.move\\.NodeAdminClient.*")
       .because("the controller runs moves as operators, one async node-admin call per step (issue 17 §1);"
-          + " MoveClient's blocking chain is a tool for tests and benchmarks");
+          + " NodeAdminClient's blocking chain is a tool for tests and benchmarks");
 
   @ArchTest
-  static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles()
-      // Known cycle rpc -> move/merge -> rpc, ignored until issue 17 §3 lands: rpc holds both the inbound
-      // services (which call the operations: the right way) and the outbound Raft gateway and peer channels
-      // that move and merge use (the edge to remove, when those go to a raft package).
-      .ignoreDependency(resideInAnyPackage("dev.rangekv.server.move", "dev.rangekv.server.merge"),
-          resideInAPackage("dev.rangekv.server.rpc"));
+  static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
 }

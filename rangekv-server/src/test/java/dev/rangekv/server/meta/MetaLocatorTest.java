@@ -7,7 +7,7 @@ import dev.rangekv.proto.AdminSplitRequest;
 import dev.rangekv.proto.AdminSplitResponse;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -32,7 +32,7 @@ class MetaLocatorTest {
   /** The failures the fake meta leader answers split with, one per call, before it succeeds. */
   private final Queue<StatusRuntimeException> failures = new ConcurrentLinkedQueue<>();
   private final AtomicInteger splits = new AtomicInteger();
-  private final NodeChannels channels = new NodeChannels();
+  private final PeerChannels channels = new PeerChannels();
   private Server server;
   private String address;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.proto.ListNodesRequest;
 import dev.rangekv.proto.MetaServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
@@ -19,7 +19,7 @@ import dev.rangekv.proto.replica.FetchSpanRequest;
 import dev.rangekv.proto.replica.IdentifyRequest;
 import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
-import dev.rangekv.server.rpc.NodeChannels;
+import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ class ClusterIdCheckIT {
   void callsFromAnotherCluster_areRefused_andNotMergedIn() throws Exception {
     ControllerConfig controller = ControllerConfig.builder().tickMillis(500).deadNodeTimeoutMillis(5_000).build();
     try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests(), controller);
-        NodeChannels stranger = NodeChannels.ofCluster("another-cluster")) {
+        PeerChannels stranger = PeerChannels.ofCluster("another-cluster")) {
       RangeKvNode node = cluster.node(0);
       String address = node.config().clientAddress();
       String own = node.clusterId();
@@ -62,7 +62,7 @@ class ClusterIdCheckIT {
       assertMismatch(() -> stranger.replicaService(address, Duration.ofSeconds(10))
           .fetchSpan(FetchSpanRequest.newBuilder().setRangeId(1).build()).hasNext(), own);
 
-      try (NodeChannels member = NodeChannels.ofCluster(own)) {
+      try (PeerChannels member = PeerChannels.ofCluster(own)) {
         var nodes = MetaServiceGrpc.newBlockingStub(member.channel(address)).withDeadlineAfter(10, TimeUnit.SECONDS)
             .listNodes(ListNodesRequest.getDefaultInstance());
         assertThat(nodes.getNodesList()).extracting(NodeRecord::getNodeId).containsExactly("n1");

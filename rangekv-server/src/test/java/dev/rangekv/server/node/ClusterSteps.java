@@ -3,7 +3,7 @@ package dev.rangekv.server.node;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.storage.KeyValue;
 import java.time.Duration;
 import java.util.Arrays;
@@ -15,8 +15,8 @@ final class ClusterSteps {
   private ClusterSteps() {}
 
   /** A mover that reaches {@code cluster} through all its nodes, each call bounded by {@code timeout}. */
-  static MoveClient mover(LocalCluster cluster, Duration timeout) {
-    return new MoveClient(MoveIT.seeds(cluster), timeout);
+  static NodeAdminClient mover(LocalCluster cluster, Duration timeout) {
+    return new NodeAdminClient(MoveIT.seeds(cluster), timeout);
   }
 
   /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */

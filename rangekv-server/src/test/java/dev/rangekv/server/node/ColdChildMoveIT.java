@@ -6,7 +6,7 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.admin.SplitRangeResponse;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -28,7 +28,7 @@ class ColdChildMoveIT {
   void aNeverWrittenSplitChildMovesToAFourthNode() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = new MoveClient(MoveIT.seeds(cluster), Duration.ofSeconds(60))) {
+        NodeAdminClient mover = new NodeAdminClient(MoveIT.seeds(cluster), Duration.ofSeconds(60))) {
       router.refresh();
       for (int i = 0; i < 20; i++) {
         router.put("k" + (char) ('a' + i), "v" + i);

@@ -7,7 +7,7 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeStateMachine;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ class MergeAbortIT {
   void replicaSetsDiffer_mergeIsRefused_andBothRangesKeepServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
@@ -87,7 +87,7 @@ class MergeAbortIT {
   void aReplicaDownDuringTheMerge_abortsIt_unfreezesTheRight_andTheRestartedNodeConverges() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
       router.split(Key.utf8(Writers.key(Writers.KEY_SPACE / 2)));

@@ -12,7 +12,7 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ class MergeIT {
   void mergeUnderWrites_thenSplitAgainAtTheOldBoundary_keepsEveryWrite() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
       Key boundary = Key.utf8(Writers.key(Writers.KEY_SPACE / 2));
@@ -65,7 +65,7 @@ class MergeIT {
   void split20_thenMergeBackTo1_keepsAllDataAfterEveryStep() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       Map<String, String> expected = new LinkedHashMap<>();
       for (int i = 0; i < 400; i++) {
@@ -106,7 +106,7 @@ class MergeIT {
   void aClientWithADescriptorFromBeforeAMerge_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
@@ -117,7 +117,7 @@ class MergeIT {
 
       for (RangeDescriptorProto old : before) {
         String key = old.getStart().isEmpty() ? "a" : "q";
-        MoveClient.Located leader = Await.value(Duration.ofSeconds(30), "a leader of the merged range",
+        NodeAdminClient.Located leader = Await.value(Duration.ofSeconds(30), "a leader of the merged range",
             () -> mover.locate(merged.getRangeId()).filter(l -> !l.leaderAddress().isEmpty()));
         StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
             () -> router.kv(leader.leaderAddress()).get(GetRequest.newBuilder().setHeader(TestRouter.header(old))

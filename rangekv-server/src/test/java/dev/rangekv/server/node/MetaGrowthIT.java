@@ -2,7 +2,7 @@ package dev.rangekv.server.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.meta.state.MetaGroup;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,7 +14,7 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.server.move.MoveClient;
+import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ class MoveIT {
   void movingEveryReplica_from123_to345_underWritesAndScans_losesNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(5, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90))) {
       router.refresh();
       ScanChecker scanner = new ScanChecker(cluster);
       Writers writers = new Writers(cluster, 4);
@@ -95,7 +95,7 @@ class MoveIT {
   void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       // Random (incompressible) values: ~2.4 MiB that the store cannot shrink.
       java.util.Random random = new java.util.Random(42);
@@ -131,10 +131,10 @@ class MoveIT {
   void aClientWithADescriptorFromBeforeAMove_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         TestRouter router = TestRouter.of(cluster);
-        MoveClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("stale/a", "1");
-      MoveClient.Located old = mover.locate(1).orElseThrow();
+      NodeAdminClient.Located old = mover.locate(1).orElseThrow();
       mover.move(1, old.leaderNodeId(), cluster.config(3).clientAddress(), 0);
 
       // The old leader gave the range up: it names the current descriptor.

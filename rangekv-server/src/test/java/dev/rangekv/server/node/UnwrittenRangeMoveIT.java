@@ -1,6 +1,6 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.core.policy.ControllerConfig;
+import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;

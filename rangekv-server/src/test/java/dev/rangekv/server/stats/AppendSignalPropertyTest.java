@@ -2,8 +2,8 @@ package dev.rangekv.server.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.cluster.TailWrites;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.TailWrites;
 import dev.rangekv.proto.Mutation;
 import dev.rangekv.testkit.Gen;
 import dev.rangekv.testkit.Property;

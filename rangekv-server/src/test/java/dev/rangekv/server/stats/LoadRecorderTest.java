@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
-import dev.rangekv.core.policy.WeightedKey;
 import dev.rangekv.proto.Condition;
 import dev.rangekv.proto.DeleteRangeSpan;
 import dev.rangekv.proto.KeyValueProto;

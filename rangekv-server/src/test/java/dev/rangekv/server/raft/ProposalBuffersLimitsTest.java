@@ -1,0 +1,27 @@
+package dev.rangekv.server.raft;
+
+import dev.rangekv.server.raft.ProposalBuffers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ProposalBuffersLimitsTest {
+  @Test
+  void withoutOverrides_theDefaultsHold() {
+    assertThat(ProposalBuffers.Limits.from(new Properties())).isEqualTo(ProposalBuffers.Limits.defaults());
+  }
+
+  @Test
+  void eachOverrideReplacesOnlyItsOwnBound() {
+    Properties system = new Properties();
+    system.setProperty("rangekv.proposals.maxInFlight", "2");
+    system.setProperty("rangekv.proposals.maxBytes", "4096");
+    system.setProperty("rangekv.proposals.maxNodeInFlight", "3");
+    system.setProperty("rangekv.ratis.raft.server.log.force.sync.num", "16");
+
+    ProposalBuffers.Limits d = ProposalBuffers.Limits.defaults();
+    assertThat(ProposalBuffers.Limits.from(system)).isEqualTo(new ProposalBuffers.Limits(2, d.maxWrites(), 4096, 3, d.stallMillis()));
+  }
+}
