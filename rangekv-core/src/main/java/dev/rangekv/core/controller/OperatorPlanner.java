@@ -74,21 +74,38 @@ public final class OperatorPlanner {
   }
 
   /**
-   * The steps of one replica move of {@code range}: add on the target; then, from a live source, move
-   * leadership off it (to another old replica when there is one: it is caught up, the new one may
-   * trail) and remove it; from a dead source only remove it (a dead node takes part in no transfer).
+   * The steps of one replica move of {@code range}. A move off a replica of a range with at least 3
+   * replicas swaps it for the new one in one Raft configuration change ({@link OpStep.ReplaceReplica}:
+   * joint consensus, the voter count never grows, so losing a zone mid-move cannot cost the majority),
+   * after moving the leadership off a live source (to another live old replica: it is caught up; the
+   * step finishes at once when the source does not lead). A dead source takes part in no transfer.
+   * Where Ratis cannot replace in one change (2 replicas: one new voter of two is a majority change; 1:
+   * the only voter would remove itself), or for a pure addition, the move adds on the target and then,
+   * from a live source, moves leadership off it and removes it.
    */
   public static List<OpStep> moveSteps(Move m, RangeDescriptor range, Set<String> liveNodes) {
-    List<OpStep> steps = new ArrayList<>(List.of(new OpStep.AddReplica(m.toNode())));
-    if (m.fromNode().isPresent()) {
-      String from = m.fromNode().get();
-      if (liveNodes.contains(from)) {
-        String heir = range.replicas().stream().filter(n -> !n.equals(from) && !n.equals(m.toNode())
-            && liveNodes.contains(n)).findFirst().orElse(m.toNode());
+    List<OpStep> steps = new ArrayList<>();
+    if (m.fromNode().isEmpty()) {
+      return List.of(new OpStep.AddReplica(m.toNode()));
+    }
+    String from = m.fromNode().get();
+    boolean live = liveNodes.contains(from);
+    if (range.replicas().size() >= 3 && range.replicas().contains(from) && !range.replicas().contains(m.toNode())) {
+      if (live) {
+        String heir = range.replicas().stream().filter(n -> !n.equals(from) && liveNodes.contains(n)).findFirst()
+            .orElseGet(() -> range.replicas().stream().filter(n -> !n.equals(from)).findFirst().orElseThrow());
         steps.add(new OpStep.TransferLeaderAway(from, heir));
       }
-      steps.add(new OpStep.RemoveReplica(from));
+      steps.add(new OpStep.ReplaceReplica(from, m.toNode()));
+      return steps;
     }
+    steps.add(new OpStep.AddReplica(m.toNode()));
+    if (live) {
+      String heir = range.replicas().stream().filter(n -> !n.equals(from) && !n.equals(m.toNode())
+          && liveNodes.contains(n)).findFirst().orElse(m.toNode());
+      steps.add(new OpStep.TransferLeaderAway(from, heir));
+    }
+    steps.add(new OpStep.RemoveReplica(from));
     return steps;
   }
 
@@ -101,6 +118,7 @@ public final class OperatorPlanner {
   public static Optional<String> preemption(Operator op, int step, Set<String> liveNodes) {
     for (OpStep s : op.steps().subList(Math.min(step, op.steps().size()), op.steps().size())) {
       Optional<String> target = s instanceof OpStep.AddReplica a ? Optional.of(a.nodeId())
+          : s instanceof OpStep.ReplaceReplica r ? Optional.of(r.toNode())
           : s instanceof OpStep.TransferLeader t ? Optional.of(t.toNode())
           : s instanceof OpStep.TransferLeaderAway t ? Optional.of(t.heir())
           : Optional.empty();

@@ -54,6 +54,43 @@ public sealed interface OpStep {
     }
   }
 
+  /**
+   * Swap the replica on {@code fromNode} for a new one on {@code toNode} in one Raft configuration
+   * change (joint consensus), so the range keeps its voter count throughout: the new replica is prepared
+   * from a span snapshot and caught up while Ratis stages it (it counts towards no majority until then),
+   * and only then do old and new voter sets switch, each needing its own majority meanwhile. An
+   * add-then-remove passes through one more voter, and losing a zone that holds two of four voters
+   * leaves no majority and no leader to repair it (CockroachDB replaces replicas through joint
+   * configurations for the same reason). Never sent to {@code fromNode}'s replica when it leads: a
+   * leader cannot record a change that removes itself, so a {@link TransferLeaderAway} comes first and
+   * the node refuses a replace of itself with a retryable error. Finished when the reported replicas
+   * include {@code toNode} and not {@code fromNode}.
+   */
+  record ReplaceReplica(String fromNode, String toNode) implements OpStep {
+    public ReplaceReplica {
+      Objects.requireNonNull(fromNode, "fromNode");
+      Objects.requireNonNull(toNode, "toNode");
+      if (fromNode.equals(toNode)) {
+        throw new IllegalArgumentException("replace of a replica by itself on " + toNode);
+      }
+    }
+
+    @Override
+    public boolean isFinished(RangeDescriptor reported, String leader) {
+      return reported.replicas().contains(toNode) && !reported.replicas().contains(fromNode);
+    }
+
+    @Override
+    public boolean slow() {
+      return true;
+    }
+
+    @Override
+    public String describe() {
+      return "replace replica on " + fromNode + " with " + toNode;
+    }
+  }
+
   /** Remove the replica on {@code nodeId} (never the leader's). Finished when it is no longer listed. */
   record RemoveReplica(String nodeId) implements OpStep {
     public RemoveReplica {

@@ -56,8 +56,29 @@ public record Operator(long rangeId, long expectedGeneration, OperatorKind kind,
     return out;
   }
 
+  /**
+   * The step to send instead of step {@code step} when an earlier step's effect is undone in {@code
+   * reported} led by {@code leader}: a replace or removal of the leading replica goes back to the
+   * transfer of leadership off it that precedes it (the leadership came back, by an election, after the
+   * transfer finished; a node refuses to replace or remove itself). Otherwise {@code step} itself.
+   */
+  public int resume(int step, RangeDescriptor reported, String leader) {
+    if (step <= 0 || step >= steps.size() || leader.isEmpty() || steps.get(step).isFinished(reported, leader)) {
+      return step;
+    }
+    String leaving = steps.get(step) instanceof OpStep.ReplaceReplica r ? r.fromNode()
+        : steps.get(step) instanceof OpStep.RemoveReplica r ? r.nodeId() : "";
+    return leader.equals(leaving) && steps.get(step - 1) instanceof OpStep.TransferLeaderAway t
+        && t.fromNode().equals(leaving) ? step - 1 : step;
+  }
+
   /** The replica move this operator makes (an added replica, and the removed one if any). */
   public Optional<Move> move() {
+    for (OpStep s : steps) {
+      if (s instanceof OpStep.ReplaceReplica r) {
+        return Optional.of(Move.of(rangeId, r.fromNode(), r.toNode(), reason));
+      }
+    }
     Optional<String> to = steps.stream().filter(s -> s instanceof OpStep.AddReplica)
         .map(s -> ((OpStep.AddReplica) s).nodeId()).findFirst();
     if (to.isEmpty()) {

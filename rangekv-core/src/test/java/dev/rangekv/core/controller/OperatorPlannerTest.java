@@ -19,6 +19,7 @@ import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.placement.PlacementPlan;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;
@@ -64,17 +65,54 @@ class OperatorPlannerTest {
         p.rebalance());
     List<Operator> ops = ops(p, Set.of(), Set.of());
     assertThat(ops).extracting(Operator::kind).containsExactly(OperatorKind.REPAIR, OperatorKind.REBALANCE_LEADER);
-    assertThat(ops.get(0).steps()).as("a dead source takes part in no transfer")
+    assertThat(ops.get(0).steps()).as("n5 holds no replica of r1 here: add, then drop whatever n5 had")
         .containsExactly(new OpStep.AddReplica("n4"), new OpStep.RemoveReplica("n5"));
     assertThat(ops.get(0).expectedGeneration()).isEqualTo(snapshot().range(1).orElseThrow().range().generation());
   }
 
   @Test
-  void moveOffALiveLeader_movesLeadershipToAnOldReplicaBeforeTheRemoval() {
+  void moveOffALiveReplicaOfThree_movesLeadershipOffIt_thenReplacesItInOneStep() {
     TickPlan p = plan(NO_REPAIR, List.of(), List.of(), new RebalancePlan(List.of(Move.of(3, "n1", "n4", WHY)),
         List.of(), WHY));
-    assertThat(ops(p, Set.of(), Set.of()).get(0).steps()).containsExactly(new OpStep.AddReplica("n4"),
-        new OpStep.TransferLeaderAway("n1", "n2"), new OpStep.RemoveReplica("n1"));
+    assertThat(ops(p, Set.of(), Set.of()).get(0).steps()).as("never 4 voters: one joint-consensus change")
+        .containsExactly(new OpStep.TransferLeaderAway("n1", "n2"), new OpStep.ReplaceReplica("n1", "n4"));
+  }
+
+  @Test
+  void moveOffADeadReplicaOfThree_replacesItWithoutATransfer() {
+    RangeDescriptor r = range(1, 0, 100, "n1", "n2", "n5");
+    assertThat(OperatorPlanner.moveSteps(Move.of(1, "n5", "n4", WHY), r, Set.of("n1", "n2", "n3", "n4")))
+        .containsExactly(new OpStep.ReplaceReplica("n5", "n4"));
+  }
+
+  @Test
+  void theHeirOfAReplace_isALiveRemainingReplica() {
+    RangeDescriptor r = range(1, 0, 100, "n1", "n2", "n3");
+    assertThat(OperatorPlanner.moveSteps(Move.of(1, "n1", "n4", WHY), r, Set.of("n1", "n3", "n4")))
+        .containsExactly(new OpStep.TransferLeaderAway("n1", "n3"), new OpStep.ReplaceReplica("n1", "n4"));
+  }
+
+  @Test
+  void rangesOfOneOrTwoReplicas_addThenRemove_asRatisCannotReplaceThoseInOneChange() {
+    RangeDescriptor one = range(1, 0, 100, "n1");
+    assertThat(OperatorPlanner.moveSteps(Move.of(1, "n1", "n4", WHY), one, Set.of("n1", "n4")))
+        .containsExactly(new OpStep.AddReplica("n4"), new OpStep.TransferLeaderAway("n1", "n4"),
+            new OpStep.RemoveReplica("n1"));
+    RangeDescriptor two = range(1, 0, 100, "n1", "n2");
+    assertThat(OperatorPlanner.moveSteps(Move.of(1, "n1", "n4", WHY), two, Set.of("n1", "n2", "n4")))
+        .containsExactly(new OpStep.AddReplica("n4"), new OpStep.TransferLeaderAway("n1", "n2"),
+            new OpStep.RemoveReplica("n1"));
+    assertThat(OperatorPlanner.moveSteps(Move.add(1, "n4", WHY), two, Set.of("n1", "n2", "n4")))
+        .containsExactly(new OpStep.AddReplica("n4"));
+  }
+
+  @Test
+  void aReplaceOntoADeadNode_isPreempted() {
+    Operator move = new Operator(1, 1, OperatorKind.REBALANCE, List.of(new OpStep.TransferLeaderAway("n1", "n2"),
+        new OpStep.ReplaceReplica("n1", "n4")), WHY, NOW + 1000);
+    assertThat(OperatorPlanner.preemption(move, 1, Set.of("n1", "n2", "n3")))
+        .contains("node n4 is dead: replace replica on n1 with n4 cannot finish");
+    assertThat(OperatorPlanner.preemption(move, 0, Set.of("n1", "n2", "n3", "n4"))).isEmpty();
   }
 
   @Test
@@ -155,8 +193,8 @@ class OperatorPlannerTest {
     assertThat(p.operators()).extracting(Operator::rangeId, Operator::kind)
         .containsExactly(org.assertj.core.api.Assertions.tuple(1L, OperatorKind.REPAIR));
     List<OpStep> steps = p.operators().get(0).steps();
-    assertThat(steps.get(0)).isIn(new OpStep.AddReplica("n3"), new OpStep.AddReplica("n4"));
-    assertThat(steps).last().isEqualTo(new OpStep.RemoveReplica("n6"));
+    assertThat(steps).as("the dead replica is swapped out in one change, without a transfer").singleElement()
+        .isIn(new OpStep.ReplaceReplica("n6", "n3"), new OpStep.ReplaceReplica("n6", "n4"));
   }
 
   @Test

@@ -81,6 +81,42 @@ class OperatorTest {
     });
   }
 
+  static Operator replace(RangeDescriptor r) {
+    return new Operator(r.rangeId(), r.generation(), OperatorKind.REBALANCE, List.of(
+        new OpStep.TransferLeaderAway("n1", "n2"), new OpStep.ReplaceReplica("n1", "n4")), WHY, 100);
+  }
+
+  @Test
+  void replace_finishesWhenTheNewReplicaIsListedAndTheOldOneIsNot_andIsOneMove() {
+    RangeDescriptor r = range(1, 0, 100, "n1", "n2", "n3");
+    Operator op = replace(r);
+    assertThat(op.progress(0, r, "n1")).isZero();
+    assertThat(op.progress(0, r, "n3")).as("leadership already off n1").isEqualTo(1);
+    RangeDescriptor swapped = r.withReplicas(List.of("n2", "n3", "n4"), r.generation() + 1);
+    assertThat(op.progress(1, swapped, "n2")).isEqualTo(2);
+    RangeDescriptor both = r.withReplicas(List.of("n1", "n2", "n3", "n4"), r.generation() + 1);
+    assertThat(new OpStep.ReplaceReplica("n1", "n4").isFinished(both, "n2")).as("n1 still listed").isFalse();
+    assertThat(op.move()).contains(dev.rangekv.core.cluster.Move.of(1, "n1", "n4", WHY));
+    assertThat(new OpStep.ReplaceReplica("n1", "n4").slow()).isTrue();
+    assertThatThrownBy(() -> new OpStep.ReplaceReplica("n4", "n4")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void resume_goesBackToTheTransfer_whenTheLeadershipCameBackToTheLeavingReplica() {
+    RangeDescriptor r = range(1, 0, 100, "n1", "n2", "n3");
+    Operator op = replace(r);
+    assertThat(op.resume(1, r, "n1")).isZero();
+    assertThat(op.resume(1, r, "n2")).isEqualTo(1);
+    assertThat(op.resume(1, r, "")).as("an unknown leader sends the replace: the node decides").isEqualTo(1);
+    assertThat(op.resume(0, r, "n1")).isZero();
+    RangeDescriptor addedThenBack = r.withReplicas(List.of("n1", "n2", "n3", "n4"), r.generation() + 1);
+    assertThat(move(r).resume(2, addedThenBack, "n1")).as("a removal of the leader goes back too").isEqualTo(1);
+    assertThat(move(r).resume(1, addedThenBack, "n1")).isEqualTo(1);
+    Operator deadSource = new Operator(1, r.generation(), OperatorKind.REPAIR,
+        List.of(new OpStep.ReplaceReplica("n1", "n4")), WHY, 100);
+    assertThat(deadSource.resume(0, r, "n1")).as("no transfer to go back to").isZero();
+  }
+
   @Test
   void operatorWithoutSteps_isRefused() {
     assertThatThrownBy(() -> new Operator(1, 1, OperatorKind.SPLIT, List.of(), WHY, 1))

@@ -196,11 +196,18 @@ final class OperatorQueue {
       return Optional.of(new Cancelled(id, op, "deadline passed at step " + (r.step + 1) + " of " + op.steps().size()
           + " (" + step.describe() + ")" + (r.error.isEmpty() ? "" : ": " + r.error)));
     }
-    if (r.sent) {
-      boolean timedOut = now - r.sentAt >= timeouts.of(step);
-      if (r.error.isEmpty() && !timedOut) {
-        return Optional.empty(); // in flight
-      }
+    if (r.sent && r.error.isEmpty() && now - r.sentAt < timeouts.of(step)) {
+      return Optional.empty(); // in flight
+    }
+    int resumed = op.resume(r.step, o.descriptor(), o.leader());
+    if (resumed != r.step) {
+      // the leadership came back to the replica this operator replaces or removes (the node refuses to
+      // drop itself): move it off again first, with fresh attempts; the operator's deadline bounds it
+      r.step = resumed;
+      r.attempt = 0;
+      r.refused = false;
+      step = op.steps().get(resumed);
+    } else if (r.sent) {
       if (r.refused || r.attempt + 1 >= timeouts.attempts()) {
         // the last call's error says it best; a step that just never finished says how long it had
         String why = r.error.isEmpty() ? step.describe() + " not finished within " + timeouts.of(step) + " ms, "

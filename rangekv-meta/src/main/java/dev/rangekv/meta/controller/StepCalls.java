@@ -148,6 +148,16 @@ final class StepCalls {
       return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
           .setBytesPerSecond(moveBytesPerSecond).build()), r -> new Reply(List.of(r.getRange()), Optional.empty())));
     }
+    if (step instanceof OpStep.ReplaceReplica r) {
+      Optional<String> to = address(view, r.toNode());
+      if (to.isEmpty()) {
+        return Optional.of(CompletableFuture.failedFuture(new CallFailedException("node " + r.toNode()
+            + " has no record in the meta range", null)));
+      }
+      return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
+          .setBytesPerSecond(moveBytesPerSecond).setReplacingNodeId(r.fromNode()).build()),
+          x -> new Reply(List.of(x.getRange()), Optional.empty())));
+    }
     if (step instanceof OpStep.RemoveReplica r) {
       return Optional.of(call(stub::removeReplica, (RemoveReplicaRequest.newBuilder().setHeader(header)
           .setNodeId(r.nodeId()).build()), x -> new Reply(List.of(x.getRange()), Optional.empty())));

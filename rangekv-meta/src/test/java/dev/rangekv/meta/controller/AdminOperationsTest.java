@@ -85,8 +85,8 @@ class AdminOperationsTest {
 
     AdminMergeResponse r = Harness.call(h.service::merge, AdminMergeRequest.newBuilder().setLeftRangeId(1).build());
 
-    // each move is an added replica then a removed one (n1 leads: no leadership transfer is needed)
-    assertThat(c.calls()).containsExactly("add r2 n4", "remove r2 n3", "add r2 n3", "remove r2 n4", "merge r1 r2");
+    // each move swaps two replicas in one change (n1 leads: no leadership transfer is needed)
+    assertThat(c.calls()).containsExactly("replace r2 n3 n4", "replace r2 n4 n3", "merge r1 r2");
     assertThat(r.getMerged().getEndInfinite()).isTrue();
     assertThat(h.meta.view().ranges()).hasSize(1);
     h.assertMapMatchesCluster();

@@ -234,6 +234,23 @@ final class FakeCluster {
     return proto(r);
   }
 
+  /** Swaps {@code fromNodeId}'s replica for one on {@code toNodeId} in one change (one generation). */
+  synchronized RangeDescriptorProto replaceReplica(long rangeId, String fromNodeId, String toNodeId) {
+    calls.add("replace r" + rangeId + " " + fromNodeId + " " + toNodeId);
+    fail("replace");
+    FakeRange r = range(rangeId);
+    check(!r.replicas.contains(toNodeId) && !dead.contains(toNodeId), "already a replica or down: " + toNodeId);
+    check(!fromNodeId.equals(r.leader), "the leader cannot replace itself: " + fromNodeId);
+    int at = r.replicas.indexOf(fromNodeId);
+    if (at < 0) {
+      r.replicas.add(toNodeId);
+    } else {
+      r.replicas.set(at, toNodeId);
+    }
+    r.generation++;
+    return proto(r);
+  }
+
   synchronized RangeDescriptorProto removeReplica(long rangeId, String nodeId) {
     calls.add("remove r" + rangeId + " " + nodeId);
     fail("remove");

@@ -136,13 +136,21 @@ final class FakeNodes implements AutoCloseable {
         return;
       }
       String to = cluster.nodeAt(r.getAddress()).orElse(r.getAddress());
+      String leaving = r.getReplacingNodeId();
+      if (cluster.leaderOf(r.getHeader().getRangeId()).equals(leaving)) {
+        // as a real node: the leader does not replace itself; retryable, nothing applied
+        out.onError(RangeKvErrors.toStatusException(RangeKvErrors.unavailable("the leader of range "
+            + r.getHeader().getRangeId() + " cannot replace its own replica", true)));
+        return;
+      }
       int active = cluster.activeMoves.incrementAndGet();
       cluster.maxActiveMoves.accumulateAndGet(active, Math::max);
       CountDownLatch gate = cluster.moveGate();
       Runnable add = () -> {
         try {
-          answer(out, () -> ChangeReplicasResponse.newBuilder()
-              .setRange(cluster.addReplica(r.getHeader().getRangeId(), to)).build());
+          answer(out, () -> ChangeReplicasResponse.newBuilder().setRange(leaving.isEmpty()
+              ? cluster.addReplica(r.getHeader().getRangeId(), to)
+              : cluster.replaceReplica(r.getHeader().getRangeId(), leaving, to)).build());
         } finally {
           cluster.activeMoves.decrementAndGet();
         }

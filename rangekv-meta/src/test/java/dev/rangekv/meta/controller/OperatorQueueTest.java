@@ -67,6 +67,35 @@ class OperatorQueueTest {
   }
 
   @Test
+  void aReplace_followsItsTransfer_andGoesBackToItWhenTheLeadershipReturnsToTheLeavingReplica() {
+    RangeDescriptor r = range(1, List.of("n1", "n2", "n3"), 1);
+    report(r, "n1");
+    long id = queue.admit(new Operator(1, 1, OperatorKind.REBALANCE, List.of(new OpStep.TransferLeaderAway("n1", "n2"),
+        new OpStep.ReplaceReplica("n1", "n4")), WHY, 10_000), 0).orElseThrow();
+    assertThat(queue.moves()).extracting(m -> m.fromNode().orElseThrow() + "->" + m.toNode()).containsExactly("n1->n4");
+
+    assertThat(at(0)).singleElement().isInstanceOfSatisfying(OperatorQueue.Send.class,
+        s -> assertThat(s.step()).isEqualTo(new OpStep.TransferLeaderAway("n1", "n2")));
+    report(r, "n2");
+    OperatorQueue.Send replace = (OperatorQueue.Send) at(1).get(0);
+    assertThat(replace.step()).isEqualTo(new OpStep.ReplaceReplica("n1", "n4"));
+
+    // an election hands the leadership back to n1, which refuses to replace itself (retryable)
+    report(r, "n1");
+    queue.failed(id, replace.index(), "the leader of range 1 cannot replace its own replica");
+    assertThat(at(2)).singleElement().isInstanceOfSatisfying(OperatorQueue.Send.class, s -> {
+      assertThat(s.step()).isEqualTo(new OpStep.TransferLeaderAway("n1", "n2"));
+      assertThat(s.attempt()).isZero();
+    });
+    report(r, "n3");
+    assertThat(at(3)).singleElement().isInstanceOfSatisfying(OperatorQueue.Send.class,
+        s -> assertThat(s.step()).isEqualTo(new OpStep.ReplaceReplica("n1", "n4")));
+    assertThat(at(50)).as("a replace is slow: in flight").isEmpty();
+    report(r.withReplicas(List.of("n2", "n3", "n4"), 2), "n3");
+    assertThat(at(51)).singleElement().isInstanceOf(OperatorQueue.Finished.class);
+  }
+
+  @Test
   void aFailedCall_isRetried_thenTheOperatorIsCancelledWithTheError_andTheRangeBacksOff() {
     report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
     long id = queue.admit(move(1000), 0).orElseThrow();

@@ -38,9 +38,8 @@ import java.util.function.Supplier;
  * Runs replica moves, leadership transfers and merges through the node admin API, as an operator would: finds a range's newest descriptor and leader from the nodes' replica lists, sends
  * each step to the leader, and re-locates on NOT_LEADER / RANGE_MOVED / RANGE_NOT_FOUND or a node that
  * does not answer (bounded by a deadline). Other failures (an aborted add, a refused merge) are thrown
- * as they are. A move is add on the target, transfer leadership away from the source if it leads, then
- * remove the source; a failure before the remove leaves the range fully replicated on its old nodes
- * (plus, after a completed add, the target). Thread-safe.
+ * as they are. A move of one of 3 or more replicas is one replace (see {@link #move}); a failure leaves
+ * the range on its old nodes. Thread-safe.
  */
 public final class NodeAdminClient implements AutoCloseable {
   /** How long a finished transfer may take to show in the nodes' reports (Ratis' own transfer timeout is 10 s). */
@@ -175,8 +174,49 @@ public final class NodeAdminClient implements AutoCloseable {
     }
   }
 
-  /** Moves the replica of {@code rangeId} on {@code fromNodeId} to the node at {@code toAddress}. */
+  /**
+   * Moves the replica of {@code rangeId} on {@code fromNodeId} to the node at {@code toAddress}. A range
+   * of at least 3 replicas swaps the two in one configuration change (joint consensus: the range never
+   * has 4 voters, 2 of which could share a zone), after moving the leadership off {@code fromNodeId}
+   * (a leader cannot replace itself; when the leadership comes back to it before the swap starts, the
+   * node refuses, and the leadership is moved off again, up to 3 times). Smaller ranges add the new
+   * replica, move the leadership off the old one and remove it.
+   */
   public RangeDescriptorProto move(long rangeId, String fromNodeId, String toAddress, long bytesPerSecond) {
+    Optional<Located> before = locate(rangeId);
+    List<String> others = before.stream().flatMap(l -> l.range().getReplicasList().stream())
+        .map(ReplicaProto::getNodeId).filter(id -> !id.equals(fromNodeId)).toList();
+    boolean replaceable = before.isPresent() && before.get().range().getReplicasCount() >= 3 && others.size()
+        == before.get().range().getReplicasCount() - 1 && addressOf(before.get().range(), toAddress).isEmpty();
+    if (!replaceable) {
+      return addThenRemove(rangeId, fromNodeId, toAddress, bytesPerSecond);
+    }
+    for (int attempt = 1; ; attempt++) {
+      if (locate(rangeId).map(l -> l.leaderNodeId().equals(fromNodeId)).orElse(false)) {
+        transferLeader(rangeId, others.get(0));
+      }
+      try {
+        return onLeader(rangeId, (loc, stub) -> {
+          boolean gone = loc.range().getReplicasList().stream().noneMatch(r -> r.getNodeId().equals(fromNodeId));
+          if (gone && addressOf(loc.range(), toAddress).isPresent()) {
+            return loc.range();
+          }
+          return stub.withDeadlineAfter(30, TimeUnit.MINUTES).addReplica(AddReplicaRequest.newBuilder()
+              .setHeader(header(loc.range())).setAddress(toAddress).setBytesPerSecond(bytesPerSecond)
+              .setReplacingNodeId(gone ? "" : fromNodeId).build()).getRange();
+        });
+      } catch (StatusRuntimeException e) {
+        // refused because the leadership is back on the leaving replica: move it off again
+        boolean leaderLeaving = RangeKvErrors.fromThrowable(e).map(RangeKvError::hasUnavailable).orElse(false)
+            && locate(rangeId).map(l -> l.leaderNodeId().equals(fromNodeId)).orElse(false);
+        if (!leaderLeaving || attempt >= 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private RangeDescriptorProto addThenRemove(long rangeId, String fromNodeId, String toAddress, long bytesPerSecond) {
     RangeDescriptorProto added = addReplica(rangeId, toAddress, bytesPerSecond);
     String toNode = added.getReplicasList().stream().filter(r -> r.getAddress().equals(toAddress))
         .map(ReplicaProto::getNodeId).findFirst()

@@ -54,6 +54,12 @@ import org.slf4j.LoggerFactory;
  * runs with a descriptor that lags its membership; a retry of the same request finds the member already
  * in the configuration and only proposes the command.
  *
+ * <p><b>A move is one change.</b> An add that names a replica to replace swaps the two in one Ratis
+ * configuration change: the new replica is prepared (span snapshot) and caught up while staged, then
+ * Ratis commits C_old,new and C_new (joint consensus), and the new set is recorded once (one generation
+ * bump). The range never has 4 voters: with add-then-remove, losing a zone that held 2 of the 4 left no
+ * majority, hence no leader and no repair (ZoneSpreadIT). The leader never replaces itself.
+ *
  * <p>A new replica joins directly as a staged voter rather than as a Ratis listener promoted later:
  * staging already keeps it out of the majority until it caught up, and listeners added at runtime
  * report a misleading role in 3.3.0 (shared/notes/ratis.md §3), so promotion would add a second
@@ -91,7 +97,10 @@ public final class ReplicaChanges {
     this.options = options;
   }
 
-  /** Adds a replica on the request's node; completes with the new descriptor. */
+  /**
+   * Adds a replica on the request's node, in place of {@code replacing_node_id}'s when set; completes
+   * with the new descriptor.
+   */
   public CompletableFuture<RangeDescriptorProto> add(AddReplicaRequest request) {
     return leader(request.getHeader()).thenComposeAsync(ctx -> alone(ctx, () -> addOn(ctx, request)), executor);
   }
@@ -133,10 +142,28 @@ public final class ReplicaChanges {
     return CompletableFuture.supplyAsync(() -> LeaderContext.of(server, gateway, directory, header), executor);
   }
 
+  /**
+   * Adds the request's replica; with {@code replacing_node_id} also takes that replica out in the same
+   * configuration change (one joint-consensus step, {@link #join}), records the new replica set once
+   * and then drops the old replica on its node. The leader never replaces itself: it could not record
+   * the change once it left the group, so that is refused as retryable (nothing applied) and the
+   * caller moves the leadership first.
+   */
   private CompletableFuture<RangeDescriptorProto> addOn(LeaderContext ctx, AddReplicaRequest request) {
+    String leaving = request.getReplacingNodeId();
+    if (leaving.equals(local.self().getNodeId())) {
+      throw fail("the leader of range " + ctx.rangeId() + " cannot replace its own replica; move the leadership"
+          + " off " + leaving + " first", true);
+    }
     if (ctx.peerIds().stream().anyMatch(id -> directory.addressOf(id).equals(request.getAddress()))) {
-      // a member already (an earlier attempt joined it): preparing it again would wipe a voter's log
-      return recordReplicas(request.getHeader(), ctx);
+      // a member already (an earlier attempt joined it): preparing it again would wipe a voter's log;
+      // a replacement whose configuration change committed without being recorded only records (and
+      // takes out the leaving replica if a plain add had joined the new one)
+      CompletableFuture<Void> left = leaving.isEmpty() || !ctx.peerIds().contains(leaving)
+          ? CompletableFuture.completedFuture(null)
+          : setConfiguration(ctx, without(ctx.peers(), leaving), Duration.ofSeconds(30));
+      return left.thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor)
+          .thenComposeAsync(next -> dropLeaving(ctx, leaving, next), executor);
     }
     List<RaftReplica> known = new ArrayList<>(directory.replicaRecord(ctx.rangeId()));
     if (known.stream().noneMatch(r -> r.getNodeId().equals(local.self().getNodeId()))) {
@@ -151,46 +178,78 @@ public final class ReplicaChanges {
           }
           return r.getSelf();
         }, executor)
-        .thenComposeAsync(target -> join(ctx, target), executor)
-        .thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor);
+        .thenComposeAsync(target -> join(ctx, target, leaving), executor)
+        .thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor)
+        .thenComposeAsync(next -> dropLeaving(ctx, leaving, next), executor);
   }
 
-  /** Puts {@code target} into the range's configuration (Ratis stages it until it caught up). */
-  private CompletableFuture<Void> join(LeaderContext ctx, RaftReplica target) {
+  /** Drops the replaced replica once the recorded set no longer names it; completes with {@code next}. */
+  private CompletableFuture<RangeDescriptorProto> dropLeaving(LeaderContext ctx, String leaving,
+      RangeDescriptorProto next) {
+    if (leaving.isEmpty() || next.getReplicasList().stream().anyMatch(r -> r.getNodeId().equals(leaving))) {
+      return CompletableFuture.completedFuture(next);
+    }
+    return dropOn(leaving, ctx.rangeId(), false, List.of(next)).thenApply(v -> next);
+  }
+
+  private static List<RaftPeer> without(List<RaftPeer> peers, String nodeId) {
+    return peers.stream().filter(p -> !p.getId().toString().equals(nodeId)).toList();
+  }
+
+  /**
+   * Puts {@code target} into the range's configuration, in place of {@code leaving} when that is a
+   * member (one change: Ratis stages the target until it caught up, then commits the joint
+   * configuration C_old,new and then C_new, so the voter count never grows and a majority of each set
+   * is needed meanwhile).
+   */
+  private CompletableFuture<Void> join(LeaderContext ctx, RaftReplica target, String leaving) {
     directory.learnAddresses(List.of(target));
     if (ctx.peerIds().contains(target.getNodeId())) {
       return CompletableFuture.completedFuture(null);
     }
-    List<RaftPeer> next = new ArrayList<>(ctx.peers());
+    List<RaftPeer> before = ctx.peers();
+    List<RaftPeer> next = new ArrayList<>(leaving.isEmpty() ? before : without(before, leaving));
     next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
     long t0 = System.nanoTime();
     return setConfiguration(ctx, next, options.catchUpTimeout()).handleAsync((v, e) -> {
-      if (e == null) {
-        log.info("replica caught up and joined rangeId={} node={} ms={}", ctx.rangeId(), target.getNodeId(),
-            (System.nanoTime() - t0) / 1_000_000);
+      if (e == null || joined(ctx, target.getNodeId(), leaving)) {
+        // also when the call failed (timed out, say) after the change committed: keep it, record it
+        log.info("replica caught up and joined rangeId={} node={} replaced={} ms={}", ctx.rangeId(),
+            target.getNodeId(), leaving, (System.nanoTime() - t0) / 1_000_000);
         return CompletableFuture.<Void>completedFuture(null);
       }
       RangeKvException failure = fail("adding replica " + target.getNodeId() + " of range " + ctx.rangeId()
-          + " aborted: " + AsyncSteps.cause(e).getMessage(), true);
-      return abortAdd(ctx, target).<Void>thenApply(x -> {
+          + (leaving.isEmpty() ? "" : " in place of " + leaving) + " aborted: " + AsyncSteps.cause(e).getMessage(),
+          true);
+      return abortAdd(ctx, target, before).<Void>thenApply(x -> {
         throw failure;
       });
     }, executor).thenCompose(f -> f);
   }
 
+  /** Whether the stable configuration has {@code target} and not {@code leaving} (when set). */
+  private static boolean joined(LeaderContext ctx, String target, String leaving) {
+    try {
+      return ctx.division().getInfo().isLeader() && ctx.conf().getPreviousPeers().isEmpty()
+          && ctx.peerIds().contains(target) && (leaving.isEmpty() || !ctx.peerIds().contains(leaving));
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /**
-   * Puts the configuration back without the target (if it got in) and drops its half-made replica. When
-   * the configuration cannot be restored (this node lost the leadership, say) the target may be a voter
-   * now, so its replica is kept: dropping a voter would cost the range a member, and with one other
-   * replica down its quorum. Repair trims a surplus replica later. Never completes exceptionally.
+   * Puts the configuration back to {@code before} (if the target got in) and drops the target's
+   * half-made replica. When the configuration cannot be restored (this node lost the leadership, say)
+   * the target may be a voter now, so its replica is kept: dropping a voter would cost the range a
+   * member, and with one other replica down its quorum. Repair trims a surplus replica later. Never
+   * completes exceptionally.
    */
-  private CompletableFuture<Void> abortAdd(LeaderContext ctx, RaftReplica target) {
+  private CompletableFuture<Void> abortAdd(LeaderContext ctx, RaftReplica target, List<RaftPeer> before) {
     CompletableFuture<Void> restored;
     try {
       restored = ctx.division().getRaftConf().getAllPeers().stream()
           .anyMatch(p -> p.getId().toString().equals(target.getNodeId()))
-          ? setConfiguration(ctx, ctx.peers().stream().filter(p -> !p.getId().toString().equals(target.getNodeId()))
-              .toList(), Duration.ofSeconds(30))
+          ? setConfiguration(ctx, without(before, target.getNodeId()), Duration.ofSeconds(30))
           : CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
       restored = CompletableFuture.failedFuture(e);
