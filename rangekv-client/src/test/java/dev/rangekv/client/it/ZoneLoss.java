@@ -24,9 +24,10 @@ import java.util.regex.Pattern;
 
 /**
  * Killing a whole zone of a 5-node in-JVM cluster in 3 zones (z1: n1, n4, n5; z2: n2; z3: n3), and
- * what must hold before and after. Before: the controller is quiet, as its own state says (a move in
- * flight has 4 voters for a moment, and 2 of 4 are no majority). After: every range spread over the 3
- * zones serves a write and a read of its own keys.
+ * what must hold before and after. Before: the controller is quiet, as its own state says (a move of a
+ * 3-replica range swaps its replicas in one joint configuration change, whose two majorities both
+ * survive the loss of z1, but a range of fewer replicas still adds before it removes, and 2 of 4 voters
+ * are no majority). After: every range spread over the 3 zones serves a write and a read of its own keys.
  */
 final class ZoneLoss {
   static final List<String> ZONES = List.of("z1", "z2", "z3", "z1", "z1");
