@@ -4,9 +4,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Moving one replica of a range: add a replica on {@code toNode}, then remove the one on {@code
- * fromNode}. Without {@code fromNode} it only adds a replica (up-replication). When the replica being
- * removed is the leader, the executor transfers leadership to the new replica before removing it.
+ * Moving one replica of a range: the replica on {@code fromNode} gives way to one on {@code toNode}
+ * (executed as one joint-consensus replace for ranges of 3 or more replicas, else add then remove; see
+ * {@code OperatorPlanner.moveSteps}). Without {@code fromNode} it only adds a replica (up-replication).
+ * When the leaving replica leads, the executor moves the leadership off it first.
  *
  * @param rangeId the range whose replica moves
  * @param fromNode the node giving up its replica; empty for a pure addition
