@@ -52,7 +52,7 @@ class ReplaceReplicaIT {
 
       RangeDescriptorProto after = mover.move(1, leaving, cluster.config(3).clientAddress(), 0);
 
-      voters.close();
+      voters.stop();
       assertThat(voters.samples.get()).as("the sampler saw the group").isPositive();
       assertThat(voters.maxVoters.get()).as("voters in any configuration during the move").isEqualTo(3);
       assertThat(after.getGeneration()).as("one recorded change").isEqualTo(before.range().getGeneration() + 1);
@@ -187,6 +187,11 @@ class ReplaceReplicaIT {
 
     @Override
     public void close() {
+      stop();
+    }
+
+    /** Stops sampling and waits for the sampler's last look. */
+    void stop() {
       running = false;
       thread.interrupt();
       try {
