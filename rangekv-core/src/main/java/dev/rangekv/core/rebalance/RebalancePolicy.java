@@ -237,8 +237,9 @@ public final class RebalancePolicy {
               }
               for (String b : live) {
                 if ((off.contains(a) || off.contains(b)) && allowed(r, a, b)) {
-                  double d = load.scoreDelta(a, b, delta(r, a));
-                  if (d < bestDelta && worthIt(d, delta(r, a))) {
+                  double[] moved = delta(r, a);
+                  double d = load.scoreDelta(a, b, moved);
+                  if (d < bestDelta && worthIt(d, moved)) {
                     bestDelta = d;
                     bestRange = r;
                     bestFrom = a;
@@ -253,8 +254,9 @@ public final class RebalancePolicy {
           if (transferBudget > 0 && !leader.isEmpty()) {
             for (String c : replicas) {
               if (!c.equals(leader) && (off.contains(leader) || off.contains(c)) && leaderMayGo(r, leader, c)) {
-                double d = load.scoreDelta(leader, c, leaderDelta(r));
-                if (d < bestDelta && worthIt(d, leaderDelta(r))) {
+                double[] moved = leaderDelta(r);
+                double d = load.scoreDelta(leader, c, moved);
+                if (d < bestDelta && worthIt(d, moved)) {
                   bestDelta = d;
                   bestRange = r;
                   bestFrom = leader;

@@ -49,6 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetaNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetaNode.class);
+  private static final int STALE_ANSWERS_TO_LEAVE = 3;
   private final String nodeId;
   private final ControllerConfig config;
   private final long moveBytesPerSecond;
@@ -102,6 +103,8 @@ public final class MetaNode implements AutoCloseable {
   }
 
   private MetaStateMachine pending;
+  /** Heartbeat answers in a row that showed this node's replica as a stale voter (heartbeat thread only). */
+  private int staleAnswers;
   /** Ratis parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
   private org.apache.ratis.conf.Parameters raftParameters = new org.apache.ratis.conf.Parameters();
 
@@ -152,8 +155,8 @@ public final class MetaNode implements AutoCloseable {
   /**
    * Remembers where the meta voters are, and removes a stale meta replica: a node whose voter was
    * replaced while it was down reopens one. It goes once the meta leader's answer shows this node is no
-   * voter while the replica's own configuration says it is one (a replica being added has no
-   * configuration of its own yet).
+   * voter while the replica's own configuration says it is one, in three answers in a row (a replica
+   * being added has no configuration of its own yet, and sees itself in one just before the answers do).
    */
   private void onHeartbeatAnswer(HeartbeatResponse answer) {
     lastAnswerNanos = System.nanoTime();
@@ -167,9 +170,16 @@ public final class MetaNode implements AutoCloseable {
     Hosted h = hosted;
     if (h == null || answer.getMetaVoterNodeIdsCount() == 0 || answer.getMetaVoterNodeIdsList().contains(nodeId)
         || h.group().isLeader() || !h.group().voterIds().contains(nodeId)) {
+      staleAnswers = 0;
       return;
     }
-    leave(h, answer.getMetaVoterNodeIdsList());
+    // A joining voter can see itself in the configuration the leader just appended while an answer the
+    // leader built a moment before still lists the old voters; only a stale replica sees it answer after
+    // answer.
+    if (++staleAnswers >= STALE_ANSWERS_TO_LEAVE) {
+      staleAnswers = 0;
+      leave(h, answer.getMetaVoterNodeIdsList());
+    }
   }
 
   private synchronized void leave(Hosted h, List<String> voters) {

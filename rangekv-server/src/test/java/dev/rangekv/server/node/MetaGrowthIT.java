@@ -44,6 +44,12 @@ class MetaGrowthIT {
         nodes[i].join(Duration.ofSeconds(30));
       }
       awaitVoters(List.of("n1", "n2", "n3"), "three meta voters, each hosting a replica that knows the 4 nodes");
+      // A replica's configuration lists the new voters as soon as the change is appended; only the event
+      // says it committed. Stopping n1 before that leaves n2 and n3 in the joint configuration with the
+      // old voters [n1, n2], which cannot elect without n1.
+      Await.until(Duration.ofSeconds(30), "the growth's meta-voters event", () -> leaderGroup().view()
+          .events(0, 0, 0).stream().anyMatch(e -> e.getKind().equals("meta-voters")
+              && List.of("n1", "n2", "n3").stream().allMatch(id -> e.getDetail().replaceAll(".*->", "").contains(id))));
       assertThat(group(3)).as("n4 hosts no meta replica").isEmpty();
 
       nodes[0].close();
