@@ -12,6 +12,7 @@ import io.grpc.stub.AbstractStub;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -164,5 +165,18 @@ public final class MetaLocator {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while looking for the meta leader", e);
     }
+  }
+
+  /**
+   * Where this node looks for the meta range: its seeds, itself (a node that bootstrapped a cluster alone
+   * is its own way there), then every node its replica records name (a bootstrap node restarted with no
+   * seeds, whose meta voter was replaced meanwhile, finds the meta range through them).
+   */
+  public static List<String> candidateAddresses(List<String> seeds, String self, Collection<String> known) {
+    LinkedHashSet<String> out = new LinkedHashSet<>(seeds);
+    out.add(self);
+    out.addAll(known);
+    out.remove("");
+    return List.copyOf(out);
   }
 }

@@ -105,6 +105,11 @@ public final class MetaNode implements AutoCloseable {
   private MetaStateMachine pending;
   /** Heartbeat answers in a row that showed this node's replica as a stale voter (heartbeat thread only). */
   private int staleAnswers;
+  /**
+   * Set when this node was prepared as a new voter, until an answer lists it as one: its replica starts
+   * with the configuration it is joining, which the answers show only once the change commits.
+   */
+  private volatile boolean joining;
   /** Ratis parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
   private org.apache.ratis.conf.Parameters raftParameters = new org.apache.ratis.conf.Parameters();
 
@@ -156,7 +161,8 @@ public final class MetaNode implements AutoCloseable {
    * Remembers where the meta voters are, and removes a stale meta replica: a node whose voter was
    * replaced while it was down reopens one. It goes once the meta leader's answer shows this node is no
    * voter while the replica's own configuration says it is one, in three answers in a row (a replica
-   * being added has no configuration of its own yet, and sees itself in one just before the answers do).
+   * being added starts with the configuration it joins, which the answers show once the change commits,
+   * so it never leaves while {@link #joining}; answers built a moment before a change can lag it too).
    */
   private void onHeartbeatAnswer(HeartbeatResponse answer) {
     lastAnswerNanos = System.nanoTime();
@@ -167,8 +173,11 @@ public final class MetaNode implements AutoCloseable {
         votersLearned.accept(voters);
       }
     }
+    if (answer.getMetaVoterNodeIdsList().contains(nodeId)) {
+      joining = false;
+    }
     Hosted h = hosted;
-    if (h == null || answer.getMetaVoterNodeIdsCount() == 0 || answer.getMetaVoterNodeIdsList().contains(nodeId)
+    if (h == null || joining || answer.getMetaVoterNodeIdsCount() == 0 || answer.getMetaVoterNodeIdsList().contains(nodeId)
         || h.group().isLeader() || !h.group().voterIds().contains(nodeId)) {
       staleAnswers = 0;
       return;
@@ -186,20 +195,50 @@ public final class MetaNode implements AutoCloseable {
     if (hosted != h) {
       return;
     }
+    removeReplica(h, "stale");
+    onLeftMeta.run();
+    log.info("meta replica removed: no longer a meta voter nodeId={} voters={}", nodeId, voters);
+  }
+
+  /** Stops hosting {@code h} (may be null) and removes the meta group here with its directory. */
+  private void removeReplica(Hosted h, String why) {
     hosted = null;
     pending = null;
-    h.loop().close();
+    if (h != null) {
+      h.loop().close();
+    }
     try {
       RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(),
           1, MetaGroups.GROUP_ID, true, false));
       if (!reply.isSuccess()) {
-        log.warn("removing the stale meta replica failed nodeId={} error={}", nodeId, reply.getException().toString());
+        log.warn("removing the {} meta replica failed nodeId={} error={}", why, nodeId, reply.getException().toString());
       }
     } catch (IOException e) {
-      log.warn("removing the stale meta replica failed nodeId={} error={}", nodeId, e.toString());
+      log.warn("removing the {} meta replica failed nodeId={} error={}", why, nodeId, e.toString());
     }
-    onLeftMeta.run();
-    log.info("meta replica removed: no longer a meta voter nodeId={} voters={}", nodeId, voters);
+  }
+
+  /**
+   * Starts a meta replica here for the meta leader to add as a voter, with {@code voters} (the
+   * configuration it is being added to) as its peers: a replica started with no configuration that has
+   * to catch up by snapshot shuts itself down on its first election timeout (Ratis 3.3.0), which left the
+   * change to the new voters unable to finish. A meta replica of an earlier run that Ratis closed so is
+   * removed first: the leader prepares only nodes it adds, so this node is no voter and nothing of that
+   * replica is needed. (An empty log cannot win an election, and pre-vote keeps it from disturbing one.)
+   */
+  public synchronized void prepareReplica(List<RaftPeer> voters) throws IOException {
+    boolean closed;
+    try {
+      closed = server.getDivision(MetaGroups.GROUP_ID).getInfo().getLifeCycleState().isClosingOrClosed();
+    } catch (IOException e) {
+      closed = false; // no meta replica here
+    }
+    if (closed) {
+      log.warn("a closed meta replica is removed before this node is prepared again nodeId={}", nodeId);
+      removeReplica(hosted, "closed");
+    }
+    joining = true;
+    createGroup(voters);
   }
 
   /** Creates the meta group here with {@code peers} (this node among them): the bootstrap of a cluster. */

@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -175,6 +176,18 @@ public final class SpanFetcher {
     @Override
     public void discard() {
       SpanSource.deleteTree(dir);
+    }
+  }
+
+  /** Deletes what a previous run of the node staged in {@code dir}: an unfinished fetch is garbage. */
+  public static void clearStaged(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 }

@@ -4,7 +4,6 @@ import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.storage.StoreOptions;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -87,23 +86,34 @@ public record NodeConfig(
   /**
    * A free loopback port, never one this JVM handed out before: several nodes of a {@code LocalCluster}
    * pick ports before any binds, and the OS may offer a just-released port twice. (Ratis' gRPC server
-   * exits the JVM when its bind fails, so a duplicate is fatal, not an error.)
+   * exits the JVM when its bind fails, so a duplicate is fatal, not an error.) Drawn at random below the
+   * OS's ephemeral range (Linux 32768-60999, others higher): a port the OS hands out for port 0 is also
+   * what it gives the next outbound connection, of this JVM or of a test run beside it, between the pick
+   * and the bind ("Address already in use").
    */
   public static int freePort() {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      int port;
-      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        s.setReuseAddress(true);
-        port = s.getLocalPort();
-      } catch (IOException e) {
-        throw new UncheckedIOException("no free loopback port", e);
-      }
-      if (HANDED_OUT.add(port)) {
+    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = random.nextInt(PICKED_PORTS_FROM, PICKED_PORTS_TO);
+      if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
         return port;
       }
     }
-    throw new IllegalStateException("no loopback port left that this JVM has not handed out already");
+    throw new IllegalStateException("no free loopback port in [" + PICKED_PORTS_FROM + ", " + PICKED_PORTS_TO
+        + ") that this JVM has not handed out already");
   }
 
+  private static boolean bindable(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static final int PICKED_PORTS_FROM = 20_000;
+  private static final int PICKED_PORTS_TO = 32_000;
   private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 }

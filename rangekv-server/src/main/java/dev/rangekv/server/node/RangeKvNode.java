@@ -5,7 +5,6 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroups;
-import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.HeartbeatRequest;
@@ -17,6 +16,7 @@ import dev.rangekv.server.dormancy.DormancyTicker;
 import dev.rangekv.server.dormancy.DormantGroups;
 import dev.rangekv.server.dormancy.RangeWaker;
 import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.meta.MetaNode;
 import dev.rangekv.server.meta.MetaRedirect;
 import dev.rangekv.server.move.LocalReplicas;
@@ -43,9 +43,7 @@ import dev.rangekv.server.rpc.KvServiceImpl;
 import dev.rangekv.server.rpc.NodeAdminServiceImpl;
 import dev.rangekv.server.rpc.ReplicaListing;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
-import dev.rangekv.server.security.ClusterIdCheck;
 import dev.rangekv.server.security.NodeTls;
-import dev.rangekv.server.security.PeerCheck;
 import dev.rangekv.server.split.ChildRangeIds;
 import dev.rangekv.server.split.SplitApplier;
 import dev.rangekv.server.stats.HeartbeatBuilder;
@@ -53,24 +51,16 @@ import dev.rangekv.server.stats.LoadRecorder;
 import dev.rangekv.server.stats.StoreTailBaselines;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
-import dev.rangekv.storage.StoreException;
 import dev.rangekv.storage.WriteBatchBuilder;
 import io.grpc.Server;
-import io.grpc.health.v1.HealthCheckResponse;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.services.HealthStatusManager;
-import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -94,25 +84,19 @@ public final class RangeKvNode implements AutoCloseable {
   static final long RECONCILE_MILLIS = 5_000;
   /** How often the node's dormancy loop looks at the ranges it leads. */
   static final Duration DORMANCY_TICK = Duration.ofSeconds(1);
-  /** KV handler threads: enough to keep both cores busy while one waits on a Raft monitor. */
-  static final int KV_THREADS = 4;
 
   private final NodeConfig config;
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final RaftServer raftServer;
   private final RaftEventLoops raftLoops;
-  private final ScheduledExecutorService groupExecutor;
-  private final ScheduledExecutorService closeExecutor;
+  private final NodeExecutors executors;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
   private final PeerChannels channels;
   /** Empty: an insecure node (plaintext ports, no caller checks). */
   private final Optional<NodeTls> tls;
   private final String clusterId;
-  private final ExecutorService moveExecutor;
-  /** Runs the KV handlers, which never block (they hand work to Ratis and reply from its callbacks). */
-  private final ExecutorService kvExecutor;
   private final SpanCompactor compactor;
   private final MetaNode meta;
   private final RaftGateway gateway;
@@ -121,8 +105,7 @@ public final class RangeKvNode implements AutoCloseable {
   /** Null when {@link HttpSettings#DISABLED}: no meters, no interceptor, no HTTP port. */
   private final NodeMetrics metrics;
   private final NodeHttp http;
-  private final HealthStatusManager grpcHealth = new HealthStatusManager();
-  private volatile boolean stopping;
+  private final NodeHealth health;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -133,175 +116,149 @@ public final class RangeKvNode implements AutoCloseable {
     identity.ifPresent(i -> i.requireNode(config.nodeId(), config.dataDir()));
     this.clusterId = identity.map(ClusterIdentity::clusterId).orElse("");
     this.tls = config.tls().map(NodeTls::load);
-    this.channels = PeerChannels.ofCluster(clusterId, tls.map(NodeTls::client));
-    Files.createDirectories(config.dataDir());
-    this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
-    this.directory = new ReplicaDirectory(store);
-    this.compactor = new SpanCompactor(store, config.nodeId());
-    directory.onSpanDeleted(compactor::deleted);
-    this.meta = config.meta().controller()
-        .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
-            () -> reachable(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
-        .orElse(null);
-    org.apache.ratis.conf.Parameters raftParameters = tls.map(NodeTls::raftParameters)
-        .orElseGet(org.apache.ratis.conf.Parameters::new);
-    this.raftLoops = RaftEventLoops.install(config.nodeId(), config.tuning().grpcWorkerThreads(), raftParameters);
-    if (meta != null) {
-      meta.useRaftParameters(raftParameters);
-    }
-    StateMachine.Registry registry = groupId -> {
-      if (MetaGroups.isMeta(groupId)) {
-        if (meta == null) {
-          throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
-        }
-        return meta.newStateMachine();
-      }
-      return directory.newReplica(rangeIdOf(groupId));
-    };
-    // Ratis opens every group directory it finds: dormant ranges' directories are parked first
-    DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
-    RaftMetrics.withoutJmx();
-    RaftServer.Builder builder = RaftServer.newBuilder()
-        .setServerId(RaftPeerId.valueOf(config.nodeId()))
-        .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
-        .setStateMachineRegistry(registry)
-        .setParameters(raftParameters)
-        .setOption(RaftStorage.StartupOption.RECOVER);
-    // A meta replica reopened from its directory alone starts with an empty configuration, and one that
-    // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
-    // given it does not (Ratis 3.3.0).
-    MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
-    this.raftServer = builder.build();
-    raftServer.start();
-    this.groupExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-groups");
-      t.setDaemon(true);
-      return t;
-    });
-    // closing a dormant range's division takes up to a second: on their own threads, not ahead of opens
-    this.closeExecutor = Executors.newScheduledThreadPool(4, r -> {
-      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-closes");
-      t.setDaemon(true);
-      return t;
-    });
-    this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
-    directory.onChildRecorded(reconciler::ensure);
-    reconciler.start(RECONCILE_MILLIS);
-    this.gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
-    InputLimits limits = InputLimits.defaults();
-    this.moveExecutor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-moves");
-      t.setDaemon(true);
-      return t;
-    });
-    java.util.concurrent.atomic.AtomicInteger kvThreads = new java.util.concurrent.atomic.AtomicInteger();
-    this.kvExecutor = Executors.newFixedThreadPool(KV_THREADS, r -> {
-      Thread t = new Thread(r, "rangekv-" + config.nodeId() + "-kv-" + kvThreads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    Path transfers = config.dataDir().resolve("transfers");
-    deleteTree(transfers);
-    MoveOptions moveOptions = MoveOptions.defaults();
-    SpanFetcher fetcher = new SpanFetcher(store, directory, channels, transfers, moveExecutor);
-    directory.onFetchSpan(fetcher::fetch);
-    LocalReplicas local = new LocalReplicas(raftServer, store, directory, fetcher, replica());
-    SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
-    ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
-    MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
-    ProposalBuffers proposals = new ProposalBuffers(gateway, ProposalBuffers.Limits.from(System.getProperties()), groupExecutor);
-    RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, raftServer,
-        new DormantGroups(raftServer, directory, config.dataDir().resolve("raft")), channels, gateway, groupExecutor,
-        System::currentTimeMillis);
-    this.waker = new RangeWaker(dormancyNode);
-    gateway.onDormant(rangeId -> {
-      if (DormancyRecord.dormantAt(store, rangeId).isEmpty() || directory.replicaRecord(rangeId).isEmpty()) {
-        return false;
-      }
-      waker.wake(rangeId, true);
-      return true;
-    });
-    DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
-        new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
-        config.tuning().rpcTimeoutMax().multipliedBy(2)), closeExecutor);
-    directory.onDormancyApplied(dormancy::applied);
-    dormancy.start(DORMANCY_TICK);
-    LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
-    this.metrics = config.http().enabled() ? new NodeMetrics(config.nodeId(), store, new NodeMetrics.Source() {
-      @Override
-      public int replicas() {
-        return directory.replicas().size();
-      }
-
-      @Override
-      public int leaders() {
-        return leadersHeld();
-      }
-    }) : null;
-    if (metrics != null) {
-      directory.onApplied(metrics.raft()::applied);
-    }
-    // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
-    this.http = metrics == null ? null
-        : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, this::readiness);
-    this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
-        config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address(),
-        config.meta().labels()),
-        raftServer, directory, store, load);
-    NettyServerBuilder grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.clientPort()));
-    GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
-    if (grpcMetrics != null) {
-      grpc.intercept(grpcMetrics);
-    }
-    if (tls.isPresent()) {
-      // the caller check runs before the metrics interceptor (added later, so it runs first): a refused call
-      // reaches no service and is logged by the check, once a minute per peer
-      grpc.sslContext(tls.get().server()).intercept(new PeerCheck());
-    }
-    this.grpcServer = grpc
-        .addService(grpcHealth.getHealthService())
-        .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(new KvServiceImpl(gateway, proposals, limits, load,
-            kvExecutor, grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
-            new ReplicaListing(config.nodeId(), raftServer, directory, store)))
-        .addService(new NodeAdminServiceImpl(raftServer, gateway, directory, limits, changes, merges, store)
-            .onSplit(waker::splitApplied))
-        .addService(new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
-            .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
-            .onOpen(waker::openForPeer))
-        .addService(meta != null ? meta.service() : MetaRedirect.service(() -> ""))
-        .addService(meta != null ? meta.nodeService()
-            : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""))
-        .addService(new ClusterIdentityServiceImpl(clusterId, config.nodeId()))
-        .intercept(new ClusterIdCheck(clusterId))
-        // KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default.
-        // A call stream's messages are read on the transport thread: its observer only hands each
-        // message's calls to the pool, so a second hop per message would buy nothing.
-        .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
-          @Override
-          public <Q, R> java.util.concurrent.Executor getExecutor(io.grpc.ServerCall<Q, R> call, io.grpc.Metadata headers) {
-            if (call.getMethodDescriptor().getFullMethodName().equals(KvServiceGrpc.getCallsMethod().getFullMethodName())) {
-              return Runnable::run;
-            }
-            return call.getMethodDescriptor().getServiceName().equals(KvServiceGrpc.SERVICE_NAME) ? kvExecutor : null;
-          }
-        })
-        .maxInboundMessageSize(8 << 20)
-        .build()
-        .start();
-    if (meta != null) {
-      meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
-      meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
-    }
-    groupExecutor.scheduleWithFixedDelay(this::publishHealth, 0, 1, TimeUnit.SECONDS);
-    if (http != null) {
+    StartupUndo undo = new StartupUndo();
+    try {
+      this.channels = PeerChannels.ofCluster(clusterId, tls.map(NodeTls::client));
+      undo.onFailure(channels::close);
+      Files.createDirectories(config.dataDir());
+      this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
+      undo.onFailure(store::close);
+      this.directory = new ReplicaDirectory(store);
+      this.compactor = new SpanCompactor(store, config.nodeId());
+      undo.onFailure(compactor::close);
+      directory.onSpanDeleted(compactor::deleted);
+      this.meta = config.meta().controller()
+          .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
+              () -> MetaLocator.candidateAddresses(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
+          .orElse(null);
+      this.health = new NodeHealth(store, Optional.ofNullable(meta));
+      org.apache.ratis.conf.Parameters raftParameters = tls.map(NodeTls::raftParameters)
+          .orElseGet(org.apache.ratis.conf.Parameters::new);
+      this.raftLoops = RaftEventLoops.install(config.nodeId(), config.tuning().grpcWorkerThreads(), raftParameters);
+      undo.onFailure(raftLoops::close);
       if (meta != null) {
-        MetaLeaderSampler sampler = new MetaLeaderSampler(meta, metrics.registry());
-        groupExecutor.scheduleWithFixedDelay(sampler::sample, meta.tick().toMillis(), meta.tick().toMillis(),
-            TimeUnit.MILLISECONDS);
-        Console.install(http, meta, sampler.heat());
+        meta.useRaftParameters(raftParameters);
       }
-      http.start();
+      StateMachine.Registry registry = groupId -> {
+        if (MetaGroups.isMeta(groupId)) {
+          if (meta == null) {
+            throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
+          }
+          return meta.newStateMachine();
+        }
+        return directory.newReplica(rangeIdOf(groupId));
+      };
+      // Ratis opens every group directory it finds: dormant ranges' directories are parked first
+      DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
+      RaftMetrics.withoutJmx();
+      RaftServer.Builder builder = RaftServer.newBuilder()
+          .setServerId(RaftPeerId.valueOf(config.nodeId()))
+          .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
+          .setStateMachineRegistry(registry)
+          .setParameters(raftParameters)
+          .setOption(RaftStorage.StartupOption.RECOVER);
+      // A meta replica reopened from its directory alone starts with an empty configuration, and one that
+      // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
+      // given it does not (Ratis 3.3.0).
+      MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
+      this.raftServer = builder.build();
+      undo.onFailure(raftServer::close);
+      raftServer.start();
+      this.executors = NodeExecutors.start(config.nodeId());
+      undo.onFailure(executors::shutdownNow);
+      ScheduledExecutorService groupExecutor = executors.groups();
+      ExecutorService moveExecutor = executors.moves();
+      this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
+      directory.onChildRecorded(reconciler::ensure);
+      reconciler.start(RECONCILE_MILLIS);
+      this.gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
+      InputLimits limits = InputLimits.defaults();
+      Path transfers = config.dataDir().resolve("transfers");
+      SpanFetcher.clearStaged(transfers);
+      MoveOptions moveOptions = MoveOptions.defaults();
+      SpanFetcher fetcher = new SpanFetcher(store, directory, channels, transfers, moveExecutor);
+      directory.onFetchSpan(fetcher::fetch);
+      LocalReplicas local = new LocalReplicas(raftServer, store, directory, fetcher, replica());
+      SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
+      ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+      MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+      ProposalBuffers proposals = new ProposalBuffers(gateway, ProposalBuffers.Limits.from(System.getProperties()), groupExecutor);
+      RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, raftServer,
+          new DormantGroups(raftServer, directory, config.dataDir().resolve("raft")), channels, gateway, groupExecutor,
+          System::currentTimeMillis);
+      this.waker = new RangeWaker(dormancyNode);
+      gateway.onDormant(rangeId -> {
+        if (DormancyRecord.dormantAt(store, rangeId).isEmpty() || directory.replicaRecord(rangeId).isEmpty()) {
+          return false;
+        }
+        waker.wake(rangeId, true);
+        return true;
+      });
+      DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
+          new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
+          config.tuning().rpcTimeoutMax().multipliedBy(2)), executors.closes());
+      directory.onDormancyApplied(dormancy::applied);
+      dormancy.start(DORMANCY_TICK);
+      LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
+      this.metrics = config.http().enabled() ? new NodeMetrics(config.nodeId(), store, new NodeMetrics.Source() {
+        @Override
+        public int replicas() {
+          return directory.replicas().size();
+        }
+
+        @Override
+        public int leaders() {
+          return leadersHeld();
+        }
+      }) : null;
+      if (metrics != null) {
+        undo.onFailure(metrics::close);
+        directory.onApplied(metrics.raft()::applied);
+      }
+      // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
+      this.http = metrics == null ? null
+          : NodeHttp.bind(config.nodeId(), config.http().host(), config.http().port(), metrics, health);
+      if (http != null) {
+        undo.onFailure(http::close);
+      }
+      this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
+          config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address(),
+          config.meta().labels()),
+          raftServer, directory, store, load);
+      GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
+      this.grpcServer = NodeGrpcServer.start(config, tls, Optional.ofNullable(grpcMetrics), clusterId, health.grpc(),
+          executors.kv(), List.of(
+              new KvServiceImpl(gateway, proposals, limits, load, executors.kv(),
+                  grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
+                  new ReplicaListing(config.nodeId(), raftServer, directory, store)).bindService(),
+              new NodeAdminServiceImpl(raftServer, gateway, directory, limits, changes, merges, store)
+                  .onSplit(waker::splitApplied).bindService(),
+              new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
+                  .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
+                  .onOpen(waker::openForPeer).bindService(),
+              meta != null ? meta.service() : MetaRedirect.service(() -> ""),
+              meta != null ? meta.nodeService()
+                  : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""),
+              new ClusterIdentityServiceImpl(clusterId, config.nodeId()).bindService()));
+      undo.onFailure(grpcServer::shutdownNow);
+      if (meta != null) {
+        meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
+        undo.onFailure(meta::close);
+        meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
+      }
+      groupExecutor.scheduleWithFixedDelay(health::publish, 0, 1, TimeUnit.SECONDS);
+      if (http != null) {
+        if (meta != null) {
+          MetaLeaderSampler sampler = new MetaLeaderSampler(meta, metrics.registry());
+          groupExecutor.scheduleWithFixedDelay(sampler::sample, meta.tick().toMillis(), meta.tick().toMillis(),
+              TimeUnit.MILLISECONDS);
+          Console.install(http, meta, sampler.heat());
+        }
+        http.start();
+      }
+    } catch (IOException | RuntimeException e) {
+      undo.undo(e);
+      throw e;
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress(), http == null ? "" : http.address());
@@ -322,63 +279,14 @@ public final class RangeKvNode implements AutoCloseable {
     return n;
   }
 
-  /**
-   * Whether this node can serve: not stopping, its store open, and (with a meta range configured) the
-   * meta leader answered a heartbeat within three ticks (at least 5 s), so routes and stats flow.
-   */
+  /** Whether this node can serve now (see {@link NodeHealth}). */
   public Readiness.Verdict readiness() {
-    if (stopping) {
-      return Readiness.Verdict.notReady("the node is stopping");
-    }
-    try {
-      store.stats();
-    } catch (StoreException e) {
-      return Readiness.Verdict.notReady("the store is closed");
-    }
-    if (meta != null) {
-      Duration window = meta.tick().multipliedBy(3);
-      if (window.compareTo(Duration.ofSeconds(5)) < 0) {
-        window = Duration.ofSeconds(5);
-      }
-      if (!meta.metaAnsweredWithin(window)) {
-        return Readiness.Verdict.notReady("the meta range answered no heartbeat within " + window.toMillis() + " ms");
-      }
-    }
-    return Readiness.Verdict.READY;
-  }
-
-  private void publishHealth() {
-    grpcHealth.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES,
-        readiness().ready() ? HealthCheckResponse.ServingStatus.SERVING : HealthCheckResponse.ServingStatus.NOT_SERVING);
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    return health.check();
   }
 
   /** Starts a node (opening or creating its data directory). */
   public static RangeKvNode start(NodeConfig config) throws IOException {
     return new RangeKvNode(config);
-  }
-
-  /**
-   * Where this node looks for the meta range: its seeds, itself (a node that bootstrapped a cluster alone
-   * is its own way there), then every node its replica records name (a bootstrap node restarted with no
-   * seeds, whose meta voter was replaced meanwhile, finds the meta range through them).
-   */
-  private static List<String> reachable(List<String> seeds, String self, Collection<String> known) {
-    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(seeds);
-    out.add(self);
-    out.addAll(known);
-    out.remove("");
-    return List.copyOf(out);
   }
 
   private static long rangeIdOf(RaftGroupId groupId) {
@@ -437,10 +345,11 @@ public final class RangeKvNode implements AutoCloseable {
    */
   private void prepareMetaReplica(List<RaftReplica> voters) throws IOException {
     MetaNode m = requireMeta();
-    MetaPeersFile.write(config.dataDir(),
-        voters.stream().map(v -> MetaGroups.peer(v.getNodeId(), v.getRaftAddress())).toList());
-    m.createGroup(List.of());
+    List<RaftPeer> peers = voters.stream().map(v -> MetaGroups.peer(v.getNodeId(), v.getRaftAddress())).toList();
+    MetaPeersFile.write(config.dataDir(), peers);
+    m.prepareReplica(peers);
   }
+
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
   public void join(Duration timeout) {
@@ -538,8 +447,7 @@ public final class RangeKvNode implements AutoCloseable {
       return;
     }
     closed = true;
-    stopping = true;
-    grpcHealth.enterTerminalState();
+    health.stop();
     if (http != null) {
       http.close();
     }
@@ -547,10 +455,7 @@ public final class RangeKvNode implements AutoCloseable {
       meta.close();
     }
     grpcServer.shutdownNow();
-    groupExecutor.shutdownNow();
-    closeExecutor.shutdownNow();
-    moveExecutor.shutdownNow();
-    kvExecutor.shutdownNow();
+    executors.shutdownNow();
     channels.close();
     try {
       raftServer.close();
