@@ -1,16 +1,14 @@
 package dev.rangekv.meta.controller;
 
-
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
-import dev.rangekv.proto.replica.PrepareMetaReplicaResponse;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import io.grpc.Channel;
-import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,23 +97,8 @@ final class MetaVoterStep {
       request.addVoters(RaftReplica.newBuilder().setNodeId(v.getNodeId()).setRaftAddress(v.getRaftAddress())
           .setClientAddress(v.getAddress()));
     }
-    CompletableFuture<Void> out = new CompletableFuture<>();
-    ReplicaServiceGrpc.newStub(channels.apply(node.getAddress())).withDeadlineAfter(30, TimeUnit.SECONDS)
-        .prepareMetaReplica(request.build(), new StreamObserver<PrepareMetaReplicaResponse>() {
-          @Override
-          public void onNext(PrepareMetaReplicaResponse r) {}
-
-          @Override
-          public void onError(Throwable t) {
-            out.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            out.complete(null);
-          }
-        });
-    return out;
+    return UnaryCalls.future(ReplicaServiceGrpc.newStub(channels.apply(node.getAddress()))
+        .withDeadlineAfter(30, TimeUnit.SECONDS)::prepareMetaReplica, request.build()).thenApply(answer -> null);
   }
 
   private static NodeRecord recordOf(Map<String, NodeRecord> byId, String nodeId) {

@@ -3,15 +3,16 @@ package dev.rangekv.meta.controller;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.admin.AddReplicaRequest;
-import dev.rangekv.proto.admin.MergeRangesRequest;
-import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
+import dev.rangekv.proto.admin.AddReplicaRequest;
+import dev.rangekv.proto.admin.MergeRangesRequest;
+import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
 import dev.rangekv.proto.admin.RemoveReplicaRequest;
 import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.TransferLeaderRequest;
+import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -202,30 +204,12 @@ final class StepCalls {
   /** One async unary call as a CompletableFuture of {@code f}'s reply; failures say what the node answered. */
   private static <Q, T> CompletableFuture<Reply> call(BiConsumer<Q, StreamObserver<T>> rpc, Q request,
       Function<T, Reply> f) {
-    CompletableFuture<Reply> out = new CompletableFuture<>();
-    rpc.accept(request, new StreamObserver<T>() {
-      private T value;
-
-      @Override
-      public void onNext(T v) {
-        value = v;
+    return UnaryCalls.future(rpc, request).handle((answer, t) -> {
+      if (t != null) {
+        throw new CompletionException(new CallFailedException(message(t), t));
       }
-
-      @Override
-      public void onError(Throwable t) {
-        out.completeExceptionally(new CallFailedException(message(t), t));
-      }
-
-      @Override
-      public void onCompleted() {
-        if (value == null) {
-          out.completeExceptionally(new CallFailedException("the node answered nothing", null));
-        } else {
-          out.complete(f.apply(value));
-        }
-      }
+      return f.apply(answer);
     });
-    return out;
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.proto.admin.MergeRangesRequest;
+import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.DropReplicaRequest;
@@ -194,7 +195,7 @@ public final class MergeCoordinator {
     }
     DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rightId).setKeepData(true)
         .addSuccessors(merged).build();
-    return AsyncSteps.unary(replicaStub(directory.addressOf(node), 15_000)::dropReplica, drop).handleAsync((r, e) -> {
+    return UnaryCalls.future(replicaStub(directory.addressOf(node), 15_000)::dropReplica, drop).handleAsync((r, e) -> {
       if (e != null) {
         log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node,
             AsyncSteps.cause(e).toString());
@@ -235,7 +236,7 @@ public final class MergeCoordinator {
           .setFreeze(FreezeCommand.newBuilder().setFrozen(frozen).setMergeInto(mergeInto)).build();
       attempt = AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(15)).thenApply(CommandResult::getAppliedIndex);
     } else if (!leader.isEmpty()) {
-      attempt = AsyncSteps.unary(replicaStub(directory.addressOf(leader), 15_000)::freezeRange,
+      attempt = UnaryCalls.future(replicaStub(directory.addressOf(leader), 15_000)::freezeRange,
           FreezeRangeRequest.newBuilder().setHeader(header).setFrozen(frozen).setMergeInto(mergeInto).build())
           .thenApply(FreezeRangeResponse::getIndex);
     } else {
@@ -318,7 +319,7 @@ public final class MergeCoordinator {
     }
     KvServiceGrpc.KvServiceStub stub = KvServiceGrpc.newStub(
         channels.channel(directory.addressOf(node))).withDeadlineAfter(2, TimeUnit.SECONDS);
-    return AsyncSteps.unary(stub::listRanges, ListRangesRequest.getDefaultInstance()).handle((r, e) -> {
+    return UnaryCalls.future(stub::listRanges, ListRangesRequest.getDefaultInstance()).handle((r, e) -> {
       if (e != null) {
         log.debug("applied index unknown node={} rangeId={} error={}", node, rangeId, AsyncSteps.cause(e).toString());
         return -1L;

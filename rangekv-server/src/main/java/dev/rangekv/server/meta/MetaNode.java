@@ -226,7 +226,14 @@ public final class MetaNode implements AutoCloseable {
    * removed first: the leader prepares only nodes it adds, so this node is no voter and nothing of that
    * replica is needed. (An empty log cannot win an election, and pre-vote keeps it from disturbing one.)
    */
-  public synchronized void prepareReplica(List<RaftPeer> voters) throws IOException {
+  public void prepareReplica(List<RaftPeer> voters) throws IOException {
+    // not under this object's lock: adding the group has Ratis call newStateMachine, which takes it
+    removeIfClosed();
+    joining = true;
+    createGroup(voters);
+  }
+
+  private synchronized void removeIfClosed() {
     boolean closed;
     try {
       closed = server.getDivision(MetaGroups.GROUP_ID).getInfo().getLifeCycleState().isClosingOrClosed();
@@ -237,9 +244,8 @@ public final class MetaNode implements AutoCloseable {
       log.warn("a closed meta replica is removed before this node is prepared again nodeId={}", nodeId);
       removeReplica(hosted, "closed");
     }
-    joining = true;
-    createGroup(voters);
   }
+
 
   /** Creates the meta group here with {@code peers} (this node among them): the bootstrap of a cluster. */
   public void createGroup(List<RaftPeer> peers) throws IOException {

@@ -5,6 +5,7 @@ import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.admin.AddReplicaRequest;
 import dev.rangekv.proto.admin.RemoveReplicaRequest;
 import dev.rangekv.proto.admin.TransferLeaderRequest;
+import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.ChangeReplicasCommand;
 import dev.rangekv.proto.replica.DropReplicaRequest;
@@ -171,7 +172,7 @@ public final class ReplicaChanges {
     }
     PrepareReplicaRequest prepare = PrepareReplicaRequest.newBuilder().setRangeId(ctx.rangeId()).addAllKnown(known)
         .setBytesPerSecond(request.getBytesPerSecond()).build();
-    return AsyncSteps.unary(replicaStub(request.getAddress(), Duration.ofSeconds(30))::prepareReplica, prepare)
+    return UnaryCalls.future(replicaStub(request.getAddress(), Duration.ofSeconds(30))::prepareReplica, prepare)
         .handleAsync((r, e) -> {
           if (e != null) {
             throw fail("preparing the new replica at " + request.getAddress() + " failed: " + AsyncSteps.cause(e), true);
@@ -407,7 +408,7 @@ public final class ReplicaChanges {
     }
     DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rangeId).setKeepData(keepData)
         .addAllSuccessors(successors).build();
-    return AsyncSteps.unary(replicaStub(directory.addressOf(nodeId), Duration.ofSeconds(15))::dropReplica, drop)
+    return UnaryCalls.future(replicaStub(directory.addressOf(nodeId), Duration.ofSeconds(15))::dropReplica, drop)
         .handleAsync((r, e) -> {
           if (e != null) {
             log.warn("dropping replica failed rangeId={} node={} error={}", rangeId, nodeId,
