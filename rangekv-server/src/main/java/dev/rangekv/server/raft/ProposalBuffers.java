@@ -51,8 +51,8 @@ public final class ProposalBuffers {
      * round trips, the log worker's write and fsync, Ratis' retry cache and apply bookkeeping); see
      * BENCHMARKS.md "CPU per write". No node-wide bound by default ({@code RaftTuning#nodeEntriesInFlight},
      * {@code rangekv start --node-entries-in-flight N}): warm, on this 2-core machine, a bound of 1 gave 8
-     * busy ranges of one leader ~20% more writes/s (fewer, larger entries) but left them at 0.4x of one
-     * range, since a write still waits for its own range's turn; and on a node with cores to spare it
+     * busy ranges of one leader ~20% more writes/s (fewer, larger entries), 2 about 55%, but they stayed
+     * at 0.4-0.5x of one range, since a write still waits for its own range's turn; and on a node with cores to spare it
      * would make the ranges wait for each other (BENCHMARKS.md, "Cross-range group commit").
      * {@code -Drangekv.proposals.maxNodeInFlight=N} overrides it for experiments. A proposal out for
      * 100 ms stops counting against the bound, so a range without its quorum cannot hold up the node's
