@@ -90,6 +90,12 @@ public final class StartCommand implements Callable<Integer> {
           + " next request wakes it); 0 = never (default: ${DEFAULT-VALUE})")
   Duration dormantAfter;
 
+  @Option(names = "--node-entries-in-flight", defaultValue = "0", paramLabel = "N",
+      description = "Raft entries the ranges this node leads may have in flight together: a range that would go"
+          + " beyond waits its turn and puts the writes arriving meanwhile into its next entry (group commit"
+          + " across ranges, for CPU-bound nodes leading many busy ranges); 0 = no bound (default: ${DEFAULT-VALUE})")
+  int nodeEntriesInFlight;
+
   @Option(names = "--certs-dir", paramLabel = "DIR", defaultValue = "${env:RANGEKV_CERTS_DIR}",
       description = "serve mutual TLS with DIR/ca.crt, DIR/node.crt and DIR/node.key (rangekv cert);"
           + " default: $RANGEKV_CERTS_DIR")
@@ -266,6 +272,9 @@ public final class StartCommand implements Callable<Integer> {
     if (raft.port() == client.port()) {
       throw usage("--raft-listen port must differ from the client port " + client.port());
     }
+    if (nodeEntriesInFlight < 0) {
+      throw usage("--node-entries-in-flight " + nodeEntriesInFlight + " must be 0 (no bound) or more");
+    }
     if (nodeId.isBlank() || !nodeId.matches("[A-Za-z0-9_.-]+")) {
       throw usage("--node-id '" + nodeId + "' must be letters, digits, '_', '.', '-'");
     }
@@ -298,7 +307,8 @@ public final class StartCommand implements Callable<Integer> {
       throw usage("--http-addr port " + http.port() + " must differ from the client and raft ports");
     }
     NodeConfig config = new NodeConfig(nodeId, client.host(), raft.port(), client.port(), dataDir,
-        RaftTuning.defaults().withDormantAfter(dormantAfter == null ? RaftTuning.defaults().dormantAfter() : dormantAfter),
+        RaftTuning.defaults().withDormantAfter(dormantAfter == null ? RaftTuning.defaults().dormantAfter() : dormantAfter)
+            .withNodeEntriesInFlight(nodeEntriesInFlight),
         StoreOptions.defaults(), meta).withHttp(HttpSettings.on(http.host(), http.port()));
     return nodeTls().map(config::withTls).orElse(config);
   }

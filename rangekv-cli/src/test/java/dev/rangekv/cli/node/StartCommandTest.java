@@ -79,6 +79,21 @@ class StartCommandTest {
   }
 
   @Test
+  void nodeEntriesInFlight_boundsTheNodesRaftEntries_andMustNotBeNegative() {
+    CliRun negative = start("--node-entries-in-flight", "-1");
+    assertThat(negative.exit()).isEqualTo(2);
+    assertThat(negative.err()).contains("--node-entries-in-flight -1 must be 0 (no bound) or more");
+    StartCommand cmd = new StartCommand();
+    new picocli.CommandLine(cmd).parseArgs("--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir",
+        dir.resolve("n1").toString(), "--insecure", "--node-entries-in-flight", "2");
+    assertThat(cmd.nodeConfig().tuning().nodeEntriesInFlight()).isEqualTo(2);
+    StartCommand byDefault = new StartCommand();
+    new picocli.CommandLine(byDefault).parseArgs("--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir",
+        dir.resolve("n1").toString(), "--insecure");
+    assertThat(byDefault.nodeConfig().tuning().nodeEntriesInFlight()).isZero();
+  }
+
+  @Test
   void dataDirThatIsAFile_isAUsageError() throws Exception {
     Path file = Files.writeString(dir.resolve("file"), "x");
     CliRun r = CliRun.of("start", "--node-id", "n1", "--listen", "127.0.0.1:7101", "--data-dir", file.toString(),

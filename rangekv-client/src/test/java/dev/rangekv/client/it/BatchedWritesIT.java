@@ -9,6 +9,7 @@ import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.server.move.NodeAdminClient;
+import dev.rangekv.server.node.RaftTuning;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,22 @@ class BatchedWritesIT {
   @Test
   @Timeout(value = 240, unit = TimeUnit.SECONDS)
   void sixtyFourWriters_inOneRange_whileItSplitsAndMoves_loseNothing_andApplyOnce() throws Exception {
-    try (TestCluster tc = new TestCluster(dir, 4);
+    writeWhileSplittingAndMoving(RaftTuning.forTests());
+  }
+
+  /**
+   * The same with one Raft entry in flight per node across its ranges: after the split both halves
+   * share their leader's slot (each waits its turn and gathers writes meanwhile), and the moved half's
+   * leadership changes mid-entry; nothing may stall, be lost or apply twice.
+   */
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void withOneEntryInFlightPerNode_writersAcrossSplitHalves_loseNothing_andApplyOnce() throws Exception {
+    writeWhileSplittingAndMoving(RaftTuning.forTests().withNodeEntriesInFlight(1));
+  }
+
+  private void writeWhileSplittingAndMoving(RaftTuning tuning) throws Exception {
+    try (TestCluster tc = new TestCluster(dir, 4, tuning);
         RangeKvClient client = RangeKvClient.connect(tc.seeds(), ScanUnderChurnIT.options());
         NodeAdminClient mover = new NodeAdminClient(tc.seeds(), Duration.ofSeconds(60))) {
       TestCluster.awaitServing(client);

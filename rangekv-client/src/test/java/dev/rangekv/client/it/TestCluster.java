@@ -48,7 +48,12 @@ final class TestCluster implements AutoCloseable {
 
   /** {@code size} nodes; the first range starts on the first three. */
   TestCluster(Path dir, int size) throws IOException {
-    this.cluster = LocalCluster.start(size, dir, RaftTuning.forTests());
+    this(dir, size, RaftTuning.forTests());
+  }
+
+  /** {@code size} nodes with {@code tuning}; the first range starts on the first three. */
+  TestCluster(Path dir, int size, RaftTuning tuning) throws IOException {
+    this.cluster = LocalCluster.start(size, dir, tuning);
   }
 
   /**

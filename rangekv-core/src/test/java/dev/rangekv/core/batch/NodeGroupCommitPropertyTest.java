@@ -37,6 +37,8 @@ class NodeGroupCommitPropertyTest {
         sent.put(lane, new ArrayList<>());
         offered.put(lane, 0);
       }
+      // fairness: batches other lanes sent since each lane became ready to send (-1: not ready)
+      Map<Integer, Integer> overtakenBy = new HashMap<>();
       long now = 0;
       for (int step = 0; step < g.size(); step++) {
         now += g.chance(0.5) ? 0 : g.between(1, 15);
@@ -53,6 +55,14 @@ class NodeGroupCommitPropertyTest {
           batches = c.tick(now);
         }
         for (NodeGroupCommit.Batch<Integer, Item> b : batches) {
+          for (Map.Entry<Integer, Integer> waiting : overtakenBy.entrySet()) {
+            if (waiting.getKey() != b.lane() && waiting.getValue() >= 0) {
+              waiting.setValue(waiting.getValue() + 1);
+              assertThat(waiting.getValue()).as("lane %d, ready to send, overtaken by other lanes' batches (turns"
+                  + " go round: each lane ahead of it sends once)", waiting.getKey()).isLessThanOrEqualTo(lanes - 1);
+            }
+          }
+          overtakenBy.put(b.lane(), -1);
           out.get(b.lane()).add(new Out(b.items(), now));
           sent.get(b.lane()).addAll(b.items());
           assertThat(b.items()).isNotEmpty().hasSizeLessThanOrEqualTo(maxItems);
@@ -67,7 +77,13 @@ class NodeGroupCommitPropertyTest {
         for (int l = 0; l < lanes; l++) {
           assertThat(out.get(l).size()).as("lane %d's batches out", l).isLessThanOrEqualTo(perLane);
           boolean waits = sent.get(l).size() < offered.get(l);
-          anyCouldSend |= waits && out.get(l).size() < perLane;
+          boolean ready = waits && out.get(l).size() < perLane;
+          anyCouldSend |= ready;
+          if (!ready) {
+            overtakenBy.put(l, -1);
+          } else if (overtakenBy.getOrDefault(l, -1) < 0) {
+            overtakenBy.put(l, 0); // became ready in this step: batches from now on count against it
+          }
         }
         assertThat(counting).as("batches out that count").isLessThanOrEqualTo(maxActive).isEqualTo(c.active());
         if (anyCouldSend) {

@@ -28,6 +28,9 @@ import org.apache.ratis.util.TimeDuration;
  *     a crash of a majority can then lose acknowledged writes)
  * @param dormantAfter how long a range goes without requests before it goes dormant (its groups close,
  *     storage kept; the next request wakes it); zero: never
+ * @param nodeEntriesInFlight Raft entries the ranges this node leads may have in flight together (a range
+ *     that would go beyond waits for a slot and gathers the writes arriving meanwhile into its next
+ *     entry: group commit across the node's ranges); zero: no bound, each range bounded on its own
  */
 public record RaftTuning(
     Duration rpcTimeoutMin,
@@ -39,11 +42,18 @@ public record RaftTuning(
     Duration retryCacheExpiry,
     int grpcWorkerThreads,
     boolean unsafeFlush,
-    Duration dormantAfter) {
+    Duration dormantAfter,
+    int nodeEntriesInFlight) {
+
+  /** {@link #nodeEntriesInFlight} that bounds nothing: each range keeps its own bound only. */
+  public static final int NO_NODE_BOUND = 0;
 
   public RaftTuning {
     if (dormantAfter.isNegative()) {
       throw new IllegalArgumentException("dormantAfter must not be negative: " + dormantAfter);
+    }
+    if (nodeEntriesInFlight < 0) {
+      throw new IllegalArgumentException("nodeEntriesInFlight must not be negative: " + nodeEntriesInFlight);
     }
   }
 
@@ -51,7 +61,7 @@ public record RaftTuning(
   public static RaftTuning defaults() {
     return new RaftTuning(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofMillis(300),
         Duration.ofMillis(600), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false,
-        Duration.ofMillis(dev.rangekv.core.dormancy.DormancyPolicy.DEFAULT_IDLE_MILLIS));
+        Duration.ofMillis(dev.rangekv.core.dormancy.DormancyPolicy.DEFAULT_IDLE_MILLIS), NO_NODE_BOUND);
   }
 
   /**
@@ -60,18 +70,25 @@ public record RaftTuning(
    */
   public static RaftTuning forTests() {
     return new RaftTuning(Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(100),
-        Duration.ofMillis(250), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false, Duration.ZERO);
+        Duration.ofMillis(250), dev.rangekv.server.rpc.InputLimits.LARGEST_ENTRY_BYTES, 10_000, Duration.ofSeconds(120), 2, false, Duration.ZERO,
+        NO_NODE_BOUND);
   }
 
   public RaftTuning withUnsafeFlush(boolean unsafe) {
     return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
-        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe, dormantAfter);
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafe, dormantAfter, nodeEntriesInFlight);
   }
 
   /** Ranges go dormant after {@code idle} without requests; zero: never. */
   public RaftTuning withDormantAfter(Duration idle) {
     return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
-        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafeFlush, idle);
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafeFlush, idle, nodeEntriesInFlight);
+  }
+
+  /** At most {@code entries} Raft entries of this node's ranges in flight together; 0: no bound. */
+  public RaftTuning withNodeEntriesInFlight(int entries) {
+    return new RaftTuning(rpcTimeoutMin, rpcTimeoutMax, firstElectionMin, firstElectionMax, maxEntryBytes,
+        snapshotThreshold, retryCacheExpiry, grpcWorkerThreads, unsafeFlush, dormantAfter, entries);
   }
 
   /** Ratis properties for a node with its Raft state under {@code raftDir}, listening on {@code port}. */

@@ -49,11 +49,14 @@ public final class ProposalBuffers {
      * 2-core machine, with the CPU the limit, two in flight split 32 writers into entries half as large
      * and cost ~20% more machine CPU per write (per-entry costs on all three replicas: the appendEntries
      * round trips, the log worker's write and fsync, Ratis' retry cache and apply bookkeeping); see
-     * BENCHMARKS.md "CPU per write". No node-wide bound by default: a bound of 1 gave 8 scattered
-     * ranges ~30% more writes/s on this 2-core machine (fewer, larger entries) but would make the ranges
-     * of a many-core node wait for each other; {@code -Drangekv.proposals.maxNodeInFlight=N} sets one for
-     * experiments (BENCHMARKS.md, "8 ranges against 1"). A proposal out for 100 ms stops counting
-     * against it, so a range without its quorum cannot hold up the node's other ranges.
+     * BENCHMARKS.md "CPU per write". No node-wide bound by default ({@code RaftTuning#nodeEntriesInFlight},
+     * {@code rangekv start --node-entries-in-flight N}): warm, on this 2-core machine, a bound of 1 gave 8
+     * busy ranges of one leader ~20% more writes/s (fewer, larger entries), 2 about 55%, but they stayed
+     * at 0.4-0.5x of one range, since a write still waits for its own range's turn; and on a node with cores to spare it
+     * would make the ranges wait for each other (BENCHMARKS.md, "Cross-range group commit").
+     * {@code -Drangekv.proposals.maxNodeInFlight=N} overrides it for experiments. A proposal out for
+     * 100 ms stops counting against the bound, so a range without its quorum cannot hold up the node's
+     * other ranges for longer.
      */
     public static Limits defaults() {
       return new Limits(1, 256, 1 << 20, Integer.MAX_VALUE, 100);
@@ -67,13 +70,33 @@ public final class ProposalBuffers {
      * overrides from {@code system}.
      */
     public static Limits from(java.util.Properties system) {
+      return defaults().overriddenBy(system);
+    }
+
+    /**
+     * A node's limits: the defaults with its {@code nodeEntriesInFlight} setting (0: no node bound;
+     * {@code RaftTuning}, {@code rangekv start --node-entries-in-flight}), then {@code system}'s overrides.
+     */
+    public static Limits forNode(int nodeEntriesInFlight, java.util.Properties system) {
+      if (nodeEntriesInFlight < 0) {
+        throw new IllegalArgumentException("nodeEntriesInFlight must not be negative: " + nodeEntriesInFlight);
+      }
       Limits d = defaults();
+      return (nodeEntriesInFlight == 0 ? d : d.withMaxNodeInFlight(nodeEntriesInFlight)).overriddenBy(system);
+    }
+
+    /** These limits with at most {@code n} proposals of all ranges of the node in flight. */
+    public Limits withMaxNodeInFlight(int n) {
+      return new Limits(maxInFlight, maxWrites, maxBytes, n, stallMillis);
+    }
+
+    private Limits overriddenBy(java.util.Properties system) {
       return new Limits(
-          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxInFlight", String.valueOf(d.maxInFlight()))),
-          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxWrites", String.valueOf(d.maxWrites()))),
-          Long.parseLong(system.getProperty(OVERRIDE_PREFIX + "maxBytes", String.valueOf(d.maxBytes()))),
-          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxNodeInFlight", String.valueOf(d.maxNodeInFlight()))),
-          Long.parseLong(system.getProperty(OVERRIDE_PREFIX + "stallMillis", String.valueOf(d.stallMillis()))));
+          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxInFlight", String.valueOf(maxInFlight))),
+          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxWrites", String.valueOf(maxWrites))),
+          Long.parseLong(system.getProperty(OVERRIDE_PREFIX + "maxBytes", String.valueOf(maxBytes))),
+          Integer.parseInt(system.getProperty(OVERRIDE_PREFIX + "maxNodeInFlight", String.valueOf(maxNodeInFlight))),
+          Long.parseLong(system.getProperty(OVERRIDE_PREFIX + "stallMillis", String.valueOf(stallMillis))));
     }
   }
 
@@ -120,8 +143,14 @@ public final class ProposalBuffers {
     for (Pending p : batch.items()) {
       writes.addWrites(p.write());
     }
-    gateway.propose(batch.lane(), RangeCommand.newBuilder().setWrites(writes).build())
-        .whenComplete((result, error) -> {
+    CompletableFuture<CommandResult> proposed;
+    try {
+      proposed = gateway.propose(batch.lane(), RangeCommand.newBuilder().setWrites(writes).build());
+    } catch (RuntimeException e) { // the slots must be released whatever happens, or the range stalls for good
+      proposed = CompletableFuture.failedFuture(new RangeKvException(RangeKvErrors.unavailable(
+          "proposal failed: " + e, false))); // where it failed is not known: the outcome is not either
+    }
+    proposed.whenComplete((result, error) -> {
           List<NodeGroupCommit.Batch<Long, Pending>> next;
           synchronized (commits) {
             next = commits.completed(batch.lane(), System.nanoTime());
