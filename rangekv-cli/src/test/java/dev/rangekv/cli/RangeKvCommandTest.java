@@ -88,11 +88,12 @@ class RangeKvCommandTest {
   @Test
   void unreachableCluster_isAnErrorInOneLine_withoutStackTrace() throws IOException {
     int port = closedPort();
-    CliRun meta = CliRun.of("ranges", "--cluster", "127.0.0.1:" + port, "--timeout", "3s");
+    // 1 s: long enough for a first refused attempt on a loaded machine (a cut-short attempt reads as a timeout)
+    CliRun meta = CliRun.of("ranges", "--cluster", "127.0.0.1:" + port, "--timeout", "1s");
     assertThat(meta.exit()).as(meta.toString()).isEqualTo(1);
     assertThat(meta.err()).isEqualTo("error: cannot reach the cluster at 127.0.0.1:" + port + " (connection refused)\n");
 
-    CliRun kv = CliRun.of("get", "k", "--cluster", "127.0.0.1:" + port);
+    CliRun kv = CliRun.of("get", "k", "--cluster", "127.0.0.1:" + port, "--timeout", "500ms");
     assertThat(kv.exit()).as(kv.toString()).isEqualTo(1);
     assertThat(kv.err().lines().toList()).hasSize(1);
     assertThat(kv.err()).startsWith("error: cannot reach the cluster at 127.0.0.1:" + port);
@@ -100,7 +101,7 @@ class RangeKvCommandTest {
 
   @Test
   void verbose_addsTheStackTrace() throws IOException {
-    CliRun r = CliRun.of("nodes", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "2s", "--verbose");
+    CliRun r = CliRun.of("nodes", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "1s", "--verbose");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).contains("error: cannot reach the cluster").contains("at dev.rangekv.cli.");
   }

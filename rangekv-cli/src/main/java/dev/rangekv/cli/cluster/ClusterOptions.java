@@ -22,7 +22,8 @@ public final class ClusterOptions {
   String cluster;
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "15s", converter = DurationText.class,
-      description = "deadline of the call, retries included (default ${DEFAULT-VALUE})")
+      description = "deadline of the call, retries included; connecting waits at most this or 4 s, whichever is"
+          + " shorter (default ${DEFAULT-VALUE})")
   Duration timeout;
 
   @Mixin

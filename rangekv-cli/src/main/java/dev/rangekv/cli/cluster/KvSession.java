@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A {@link RangeKvClient} for one command run: connects through the seeds with a short deadline (an
- * unreachable cluster should fail in seconds), then runs calls with the command's {@code --timeout}.
+ * A {@link RangeKvClient} for one command run: connects through the seeds within the command's
+ * {@code --timeout} but at most 4 s (an unreachable cluster should fail in seconds), then runs calls
+ * with the command's {@code --timeout}.
  * Client failures become one-line {@link CliException}s carrying the client's error code.
  */
 public final class KvSession implements AutoCloseable {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
+  private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
 
   private final RangeKvClient client;
   private final List<String> seeds;
@@ -30,9 +32,7 @@ public final class KvSession implements AutoCloseable {
 
   /** A session with mutual TLS when {@code tls} is given. */
   public static KvSession open(List<String> seeds, Duration timeout, java.util.Optional<dev.rangekv.proto.tls.TlsFiles> tls) {
-    ClientOptions plain = ClientOptions.defaults()
-        .withTimeout(CONNECT_TIMEOUT)
-        .withAttemptTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
+    ClientOptions plain = connectOptions(timeout);
     ClientOptions options = tls.map(plain::withTls).orElse(plain);
     RangeKvClient c;
     try {
@@ -43,6 +43,21 @@ public final class KvSession implements AutoCloseable {
           + " or $RANGEKV_CERTS_DIR" : ""), e);
     }
     return new KvSession(c.withTimeout(timeout), seeds);
+  }
+
+  /**
+   * The client options for connecting under a command's {@code timeout}: the connect deadline is the
+   * smaller of {@code timeout} and 4 s, each attempt the smaller of {@code timeout} and 3 s, so a command
+   * never waits for an unreachable cluster longer than its own {@code --timeout}.
+   */
+  public static ClientOptions connectOptions(Duration timeout) {
+    return ClientOptions.defaults()
+        .withTimeout(min(timeout, CONNECT_TIMEOUT))
+        .withAttemptTimeout(min(timeout, ATTEMPT_TIMEOUT));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) < 0 ? a : b;
   }
 
   /** Runs {@code call} on the client, translating its failures. */

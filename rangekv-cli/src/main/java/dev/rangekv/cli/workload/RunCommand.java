@@ -1,6 +1,7 @@
 package dev.rangekv.cli.workload;
 
 import dev.rangekv.cli.cluster.CliException;
+import dev.rangekv.cli.cluster.KvSession;
 import dev.rangekv.cli.format.DurationText;
 import dev.rangekv.cli.format.Json;
 import dev.rangekv.client.ClientOptions;
@@ -35,7 +36,6 @@ import picocli.CommandLine.Parameters;
         "CPU per operation counts the WHOLE MACHINE (every process, /proc/stat) over each measured window: "
             + "meaningful when the nodes run on this machine."})
 public final class RunCommand implements Callable<Integer> {
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -159,9 +159,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   private RangeKvClient connect(List<String> seeds) {
-    ClientOptions options = ClientOptions.defaults()
-        .withTimeout(CONNECT_TIMEOUT)
-        .withAttemptTimeout(timeout.compareTo(Duration.ofSeconds(3)) < 0 ? timeout : Duration.ofSeconds(3));
+    ClientOptions options = KvSession.connectOptions(timeout);
     try {
       return RangeKvClient.connect(seeds, tls.files().map(options::withTls).orElse(options));
     } catch (RangeKvException e) {

@@ -173,17 +173,6 @@ class ConsoleDormancyIT {
   }
 
   private static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    dev.rangekv.testkit.Await.until(timeout, Duration.ofMillis(250), what, condition);
   }
 }

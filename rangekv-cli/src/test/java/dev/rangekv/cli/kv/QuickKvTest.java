@@ -68,7 +68,8 @@ class QuickKvTest {
 
   @Test
   void aFailedCall_printsOneLine_asPicocliDoes() throws IOException {
-    String[] args = {"get", "k", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "2s"};
+    // a short --timeout: connecting honours it, so the three runs below do not wait seconds each
+    String[] args = {"get", "k", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "300ms"};
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     assertThat(QuickKv.run(args, new PrintWriter(out), new PrintWriter(err))).hasValue(1);

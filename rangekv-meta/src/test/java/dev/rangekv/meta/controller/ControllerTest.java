@@ -8,6 +8,7 @@ import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.FigureProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -173,14 +174,8 @@ class ControllerTest {
     }
   }
 
-  static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.sleep(5); // polling a condition, bounded above
-    }
+  static void await(BooleanSupplier condition) {
+    dev.rangekv.testkit.Await.until(Duration.ofSeconds(10), Duration.ofMillis(5), "the condition", condition);
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -91,14 +92,8 @@ final class MetaTestServer implements AutoCloseable {
     }
   }
 
-  static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  static void await(BooleanSupplier condition, String what) {
+    dev.rangekv.testkit.Await.until(Duration.ofSeconds(20), Duration.ofMillis(20), what, condition);
   }
 
   @Override
