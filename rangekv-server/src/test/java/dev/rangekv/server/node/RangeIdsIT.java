@@ -59,7 +59,7 @@ class RangeIdsIT {
       RangeDescriptorProto lastParent = right;
       for (String at : List.of("h", "j", "l")) {
         lastParent = right; // the split runs at this descriptor's generation: nothing else changes the range
-        right = admin.split(right.getRangeId(), utf8(at)).getRight();
+        right = splitWhenReady(admin, right.getRangeId(), at).getRight();
         children.add(right.getRangeId());
       }
 
@@ -91,6 +91,25 @@ class RangeIdsIT {
       assertThat(new HashSet<>(ids)).hasSize(10).contains(RangeIds.ROOT).containsAll(children);
       assertThat(ids).allSatisfy(id -> assertThat(id).isBetween(RangeIds.ROOT, 999L));
     }
+  }
+
+  /**
+   * Splits a just-created child: its first leader may answer a retryable UNAVAILABLE (elected, not ready
+   * yet; nothing proposed) for a moment, so those answers are retried up to a bound.
+   */
+  private static dev.rangekv.proto.admin.SplitRangeResponse splitWhenReady(NodeAdminClient admin, long rangeId,
+      String at) {
+    return Await.value(Duration.ofSeconds(30), "a split of range " + rangeId + " at " + at, () -> {
+      try {
+        return java.util.Optional.of(admin.split(rangeId, utf8(at)));
+      } catch (StatusRuntimeException e) {
+        RangeKvError error = RangeKvErrors.fromThrowable(e).orElseThrow(() -> e);
+        if (error.hasUnavailable() && error.getDefinitelyNotApplied()) {
+          return java.util.Optional.empty();
+        }
+        throw e;
+      }
+    });
   }
 
   /** The meta map's range ids once it holds {@code n} ranges. */
