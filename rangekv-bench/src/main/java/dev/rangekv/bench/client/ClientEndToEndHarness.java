@@ -45,7 +45,7 @@ public final class ClientEndToEndHarness {
           keys.add(KeyCodec.bigEndian(i * 1000L));
         }
         for (int r = 1; r < 100; r++) {
-          split(client, seeds, KeyCodec.bigEndian(r * 10_000L));
+          split(client, cluster, KeyCodec.bigEndian(r * 10_000L));
         }
         for (Key k : keys) {
           client.put(k, new byte[100]);
@@ -88,7 +88,7 @@ public final class ClientEndToEndHarness {
   }
 
   /** Splits at {@code at} through the range's leader (the client's cache names it after a refresh). */
-  private static void split(RangeKvClient client, List<String> seeds, Key at) throws InterruptedException {
+  private static void split(RangeKvClient client, LocalCluster cluster, Key at) throws InterruptedException {
     for (int attempt = 0; attempt < 50; attempt++) {
       client.refreshRoutes();
       RangeDescriptor d = client.rangeOf(at);
@@ -100,7 +100,7 @@ public final class ClientEndToEndHarness {
           NodeAdminServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS).splitRange(
               SplitRangeRequest.newBuilder()
                   .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
-                  .setSplitKey(ProtoValues.bytes(at)).build());
+                  .setSplitKey(ProtoValues.bytes(at)).setChildRangeId(cluster.splitChildId()).build());
           return;
         } catch (RuntimeException e) {
           // not the leader any more, or the child is not ready yet: look again

@@ -97,7 +97,8 @@ final class BenchCluster implements AutoCloseable {
         try {
           NodeAdminServiceGrpc.newBlockingStub(channel(leaders.get(d.getRangeId())))
               .withDeadlineAfter(20, TimeUnit.SECONDS)
-              .splitRange(SplitRangeRequest.newBuilder().setHeader(header(d)).setSplitKey(ProtoValues.bytes(k)).build());
+              .splitRange(SplitRangeRequest.newBuilder().setHeader(header(d)).setSplitKey(ProtoValues.bytes(k))
+                  .setChildRangeId(cluster.splitChildId()).build());
           refresh();
         } catch (StatusRuntimeException e) {
           Thread.sleep(50);

@@ -165,7 +165,7 @@ public final class MoveBenchmark {
         try {
           NodeAdminServiceGrpc.newBlockingStub(channel(l.leaderAddress())).withDeadlineAfter(20, TimeUnit.SECONDS)
               .splitRange(SplitRangeRequest.newBuilder().setHeader(header(l.range()))
-                  .setSplitKey(ByteString.copyFromUtf8(at)).build());
+                  .setSplitKey(ByteString.copyFromUtf8(at)).setChildRangeId(cluster.splitChildId()).build());
         } catch (StatusRuntimeException e) {
           sleep(100);
         }

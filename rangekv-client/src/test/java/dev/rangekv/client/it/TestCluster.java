@@ -203,7 +203,7 @@ final class TestCluster implements AutoCloseable {
           }
           return Optional.of(admin(address).splitRange(SplitRangeRequest.newBuilder()
               .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
-              .setSplitKey(ProtoValues.bytes(at)).build()));
+              .setSplitKey(ProtoValues.bytes(at)).setChildRangeId(cluster.splitChildId()).build()));
         }
       } catch (RuntimeException e) {
         last[0] = e;

@@ -101,7 +101,7 @@ public final class Controller {
     this.clock = clock;
     this.events = new EventRecorder(meta, clock);
     this.queue = new OperatorQueue(timeouts, FAILURE_BACKOFF_TICKS * config.tickMillis());
-    this.calls = new StepCalls(nodeChannels, timeouts, moveBytesPerSecond);
+    this.calls = new StepCalls(nodeChannels, timeouts, moveBytesPerSecond, () -> meta.allocateRangeIds(1));
     this.admin = new AdminOperations(this, meta, config, stats, events, clock);
     this.metaVoters = new MetaVoterStep(meta, nodeChannels, events, clock);
   }

@@ -1,10 +1,13 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.meta.AllocateRangeIdsRequest;
+import dev.rangekv.proto.meta.AllocateRangeIdsResponse;
 import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
@@ -22,8 +25,9 @@ import java.util.function.LongSupplier;
 
 /**
  * What nodes tell the meta range, on every node (internal; the node role): registrations, heartbeats
- * (recorded in the {@link StatsBook} and proposed as the node's record and its leaders' descriptors)
- * and descriptors a node saw. Only the meta leader answers; entries are stamped with its clock.
+ * (recorded in the {@link StatsBook} and proposed as the node's record and its leaders' descriptors),
+ * descriptors a node saw, and range-id grants (a node splitting a range without a given child id). Only
+ * the meta leader answers; entries are stamped with its clock.
  */
 public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServiceImplBase {
   private final MetaGroup meta;
@@ -44,6 +48,21 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
       answers.reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong()).setReport(req).build()),
           v -> ReportDescriptorsResponse.newBuilder().setVersion(v.mapVersion()).build());
     }
+  }
+
+  /** Grants a block of range ids; a lost answer is a gap (retrying is safe, see {@code MetaGroup}). */
+  @Override
+  public void allocateRangeIds(AllocateRangeIdsRequest req, StreamObserver<AllocateRangeIdsResponse> out) {
+    if (!answers.leading(out)) {
+      return;
+    }
+    if (req.getCount() < 1 || req.getCount() > RangeIds.MAX_BLOCK) {
+      out.onError(MetaAnswers.invalid("count", "a grant holds 1 to " + RangeIds.MAX_BLOCK + " range ids, asked "
+          + Integer.toUnsignedString(req.getCount())));
+      return;
+    }
+    answers.reply(out, meta.allocateRangeIds(req.getCount()), b -> AllocateRangeIdsResponse.newBuilder()
+        .setFirstRangeId(b.first()).setCount(b.count()).build());
   }
 
   @Override

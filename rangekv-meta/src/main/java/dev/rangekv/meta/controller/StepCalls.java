@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.StepTimeouts;
+import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends one operator step as one non-blocking node-admin call to the range's leader, as any peer would
@@ -42,6 +44,8 @@ final class StepCalls {
   private final Function<String, Channel> channels;
   private final StepTimeouts timeouts;
   private final long moveBytesPerSecond;
+  /** Grants one range id per split call: the child's id comes from the meta range, as every range's does. */
+  private final Supplier<CompletableFuture<RangeIdBlock>> childIds;
 
   /**
    * What a step's call answered.
@@ -68,11 +72,15 @@ final class StepCalls {
    * @param channels a channel to a node's client address (TLS and cluster id as the node's own calls)
    * @param timeouts each call's deadline is one attempt of its step
    * @param moveBytesPerSecond span snapshot bandwidth of an added replica (0 = unlimited)
+   * @param childIds grants a split's child id (the meta range's {@code allocateRangeIds(1)}, a local
+   *     proposal: the controller runs on the meta leader)
    */
-  StepCalls(Function<String, Channel> channels, StepTimeouts timeouts, long moveBytesPerSecond) {
+  StepCalls(Function<String, Channel> channels, StepTimeouts timeouts, long moveBytesPerSecond,
+      Supplier<CompletableFuture<RangeIdBlock>> childIds) {
     this.channels = channels;
     this.timeouts = timeouts;
     this.moveBytesPerSecond = moveBytesPerSecond;
+    this.childIds = childIds;
   }
 
   /** A step's call: the node it went to and its answer to come. */
@@ -176,8 +184,18 @@ final class StepCalls {
     if (step instanceof OpStep.SplitAt s) {
       SplitRangeRequest.Builder b = SplitRangeRequest.newBuilder().setHeader(header);
       s.key().ifPresent(k -> b.setSplitKey(ProtoValues.bytes(k)));
-      return Optional.of(call(stub::splitRange, b.build(), r -> new Reply(List.of(r.getLeft(), r.getRight()),
-          Optional.empty())));
+      // each attempt takes a fresh id: a retry after a lost answer either loses to the split that applied
+      // (the generation check) or is the only one; an id that names no range is a gap
+      return Optional.of(childIds.get()
+          .handle((block, err) -> {
+            if (err != null) {
+              throw new CallFailedException("no range id for the split's child: the meta range did not grant one ("
+                  + Controller.unwrap(err).getMessage() + ")", err);
+            }
+            return block;
+          })
+          .thenCompose(block -> call(stub::splitRange, b.setChildRangeId(block.first()).build(),
+              r -> new Reply(List.of(r.getLeft(), r.getRight()), Optional.empty()))));
     }
     OpStep.Merge m = (OpStep.Merge) step;
     long rightGeneration = view.range(m.rightRangeId()).map(RangeDescriptorProto::getGeneration)

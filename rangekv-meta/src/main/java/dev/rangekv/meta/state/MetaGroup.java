@@ -1,5 +1,6 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.util.List;
@@ -22,6 +23,13 @@ public interface MetaGroup {
    * here; fails with {@code NotMetaLeaderException} elsewhere, or with the Raft error.
    */
   CompletableFuture<MetaView> propose(MetaCommand command);
+
+  /**
+   * Grants {@code count} new range ids (only on the leader) through one {@code allocate_range_ids}
+   * entry: ids never granted before, above every id in the map (see core's {@code RangeIds}). Fails as
+   * {@link #propose} does; a grant whose answer was lost is a gap, never granted again.
+   */
+  CompletableFuture<RangeIdBlock> allocateRangeIds(int count);
 
   /** The node ids of the meta range's voters, as this replica's current configuration has them. */
   List<String> voterIds();

@@ -3,6 +3,7 @@ package dev.rangekv.meta.state;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.InvalidRuleException;
 import dev.rangekv.core.cluster.PlacementRules;
+import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
@@ -29,7 +30,9 @@ import java.util.TreeMap;
  * last_heartbeat_millis = at_millis}; a heartbeat from an unknown node registers it; remove_node forgets
  * one (the service checks it is dead and holds nothing). Events: seq
  * ascending from 1, bounded by {@link MetaLimits#maxEvents}. Placement rules: a versioned {@link
- * PlacementRules} set; a malformed rule is refused at apply like any malformed command.
+ * PlacementRules} set; a malformed rule is refused at apply like any malformed command. Range ids:
+ * {@code allocate_range_ids} grants a block from the {@link RangeIds} allocator, above every id in the
+ * map (the entry's reply names it, see {@link MetaStateMachine}).
  */
 public final class MetaState implements MetaView {
   private final MetaLimits limits;
@@ -38,15 +41,22 @@ public final class MetaState implements MetaView {
   private final TreeMap<String, NodeRecord> nodes;
   private final EventLog events;
   private final PlacementRules placement;
+  private final RangeIds rangeIds;
 
   private MetaState(MetaLimits limits, long mapVersion, RangeTable table, TreeMap<String, NodeRecord> nodes,
-      EventLog events, PlacementRules placement) {
+      EventLog events, PlacementRules placement, RangeIds rangeIds) {
     this.limits = limits;
     this.mapVersion = mapVersion;
     this.table = table;
     this.nodes = nodes;
     this.events = events;
     this.placement = placement;
+    this.rangeIds = rangeIds;
+  }
+
+  /** A state with these map, nodes, events and placement, and this state's range-id allocator. */
+  private MetaState with(long version, RangeTable t, TreeMap<String, NodeRecord> n, EventLog e, PlacementRules p) {
+    return new MetaState(limits, version, t, n, e, p, rangeIds);
   }
 
   /** The state before the first command: no ranges, no nodes, no events, map version 0. */
@@ -56,7 +66,7 @@ public final class MetaState implements MetaView {
 
   public static MetaState empty(MetaLimits limits) {
     return new MetaState(limits, 0, RangeTable.empty(limits.maxRemovals()), new TreeMap<>(),
-        EventLog.empty(limits.maxEvents()), PlacementRules.EMPTY);
+        EventLog.empty(limits.maxEvents()), PlacementRules.EMPTY, RangeIds.initial());
   }
 
   /**
@@ -74,26 +84,30 @@ public final class MetaState implements MetaView {
         RangeTable next = table.bootstrap(cmd.getBootstrap().getRangesList(), mapVersion + 1);
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         cmd.getBootstrap().getNodesList().forEach(r -> register(n, r, at));
-        yield new MetaState(limits, mapVersion + 1, next, n, events, placement);
+        yield new MetaState(limits, mapVersion + 1, next, n, events, placement,
+            seen(cmd.getBootstrap().getRangesList()));
       }
       case REGISTER_NODE -> {
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         register(n, cmd.getRegisterNode(), at);
-        yield new MetaState(limits, mapVersion, table, n, events, placement);
+        yield with(mapVersion, table, n, events, placement);
       }
       case HEARTBEAT -> {
         RangeTable next = reconcile(cmd.getHeartbeat().getRangesList());
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         heartbeat(n, cmd.getHeartbeat().getNode(), at);
-        yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events, placement);
+        yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events, placement,
+            seen(cmd.getHeartbeat().getRangesList()));
       }
       case REPORT -> {
         RangeTable next = reconcile(cmd.getReport().getRangesList());
-        yield next == table ? this : new MetaState(limits, mapVersion + 1, next, nodes, events, placement);
+        RangeIds ids = seen(cmd.getReport().getRangesList());
+        yield next == table && ids.equals(rangeIds) ? this
+            : new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, nodes, events, placement, ids);
       }
       case EVENTS -> {
         EventLog next = events.append(cmd.getEvents().getEventsList(), at);
-        yield next == events ? this : new MetaState(limits, mapVersion, table, nodes, next, placement);
+        yield next == events ? this : with(mapVersion, table, nodes, next, placement);
       }
       case REMOVE_NODE -> {
         if (!nodes.containsKey(cmd.getRemoveNode().getNodeId())) {
@@ -101,14 +115,38 @@ public final class MetaState implements MetaView {
         }
         TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
         n.remove(cmd.getRemoveNode().getNodeId());
-        yield new MetaState(limits, mapVersion, table, n, events, placement);
+        yield with(mapVersion, table, n, events, placement);
       }
       case PLACEMENT -> {
         PlacementRules next = placement(cmd.getPlacement());
-        yield next == placement ? this : new MetaState(limits, mapVersion, table, nodes, events, next);
+        yield next == placement ? this : with(mapVersion, table, nodes, events, next);
+      }
+      case ALLOCATE_RANGE_IDS -> {
+        RangeIds.Grant g = grant(cmd.getAllocateRangeIds().getCount());
+        yield new MetaState(limits, mapVersion, table, nodes, events, placement, g.after());
       }
       case OP_NOT_SET -> throw new MalformedMetaCommandException("meta command without an operation");
     };
+  }
+
+  /**
+   * The allocator above every id of {@code ranges}: a range the meta range did not grant (a bootstrapped
+   * map, a cluster older than the allocator) never gets its id granted again.
+   */
+  private RangeIds seen(List<RangeDescriptorProto> ranges) {
+    RangeIds ids = rangeIds;
+    for (RangeDescriptorProto r : ranges) {
+      ids = ids.seen(r.getRangeId());
+    }
+    return ids;
+  }
+
+  private RangeIds.Grant grant(int count) {
+    try {
+      return rangeIds.grant(count);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedMetaCommandException("allocate_range_ids: " + e.getMessage());
+    }
   }
 
   private PlacementRules placement(PlacementChange change) {
@@ -251,6 +289,11 @@ public final class MetaState implements MetaView {
     return placement;
   }
 
+  /** The range-id allocator: the next id it grants. */
+  public RangeIds rangeIds() {
+    return rangeIds;
+  }
+
   public MetaLimits limits() {
     return limits;
   }
@@ -263,7 +306,8 @@ public final class MetaState implements MetaView {
         .addAllEvents(events.all())
         .setNextEventSeq(events.nextSeq())
         .addAllRemovals(table.removals())
-        .setPlacementVersion(placement.version());
+        .setPlacementVersion(placement.version())
+        .setNextRangeId(rangeIds.next());
     placement.rules().forEach(r -> b.addPlacementRules(PlacementProtos.proto(r)));
     for (RangeTable.Entry e : table.entries()) {
       b.addRanges(MetaRangeEntry.newBuilder()
@@ -284,15 +328,17 @@ public final class MetaState implements MetaView {
   public static MetaState fromSnapshot(MetaSnapshot snapshot, MetaLimits limits) {
     TreeMap<String, NodeRecord> nodes = new TreeMap<>();
     snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
-    return new MetaState(limits, snapshot.getMapVersion(),
-        RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals()), nodes,
+    RangeTable table = RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals());
+    return new MetaState(limits, snapshot.getMapVersion(), table, nodes,
         new EventLog(snapshot.getEventsList(), snapshot.getNextEventSeq(), limits.maxEvents()),
-        PlacementProtos.rules(snapshot.getPlacementVersion(), snapshot.getPlacementRulesList()));
+        PlacementProtos.rules(snapshot.getPlacementVersion(), snapshot.getPlacementRulesList()),
+        snapshot.getNextRangeId() == 0 ? RangeIds.initial().seen(table.highestRangeId())
+            : new RangeIds(snapshot.getNextRangeId()));
   }
 
   @Override
   public String toString() {
     return "MetaState[mapVersion=" + mapVersion + ", ranges=" + table.entries().size() + ", nodes=" + nodes.size()
-        + ", nextEventSeq=" + events.nextSeq() + "]";
+        + ", nextEventSeq=" + events.nextSeq() + ", nextRangeId=" + rangeIds.next() + "]";
   }
 }

@@ -1,6 +1,7 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.proto.meta.MetaApplyReply;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaSnapshot;
 import java.io.File;
@@ -181,17 +182,27 @@ public final class MetaStateMachine extends BaseStateMachine {
     return ctx;
   }
 
-  /** Replies with an empty message when applied, else with the reason the entry was skipped. */
+  /**
+   * Replies with a {@link MetaApplyReply}: empty when applied, the reason when the entry was skipped,
+   * the granted block for an {@code allocate_range_ids} entry (the proposer learns its block from its
+   * own entry's reply: the state it reads afterwards may hold later grants too).
+   */
   @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
-    String skipped = "";
+    MetaApplyReply.Builder reply = MetaApplyReply.newBuilder();
     MetaState next = state;
     try {
-      next = next.apply(MetaCommand.parseFrom(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer()));
+      MetaCommand cmd = MetaCommand.parseFrom(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
+      next = next.apply(cmd);
+      if (cmd.hasAllocateRangeIds()) {
+        int count = cmd.getAllocateRangeIds().getCount();
+        reply.setFirstRangeId(next.rangeIds().next() - count).setRangeIdCount(count);
+      }
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       // Deterministic: the same entry on the same state fails the same way on every replica.
-      skipped = e.getClass().getSimpleName() + ": " + e.getMessage();
+      String skipped = e.getClass().getSimpleName() + ": " + e.getMessage();
+      reply.setSkipped(skipped);
       log.warn("meta entry skipped index={} reason={}", entry.getIndex(), skipped);
     }
     synchronized (appliedLock) {
@@ -199,7 +210,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
     }
     onApplied.run();
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFromUtf8(skipped)));
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.build().toByteArray())));
   }
 
   /**

@@ -1,6 +1,10 @@
 package dev.rangekv.meta.state;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.proto.NodeRecord;
+import dev.rangekv.proto.meta.AllocateRangeIds;
+import dev.rangekv.proto.meta.MetaApplyReply;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.io.IOException;
 import java.time.Duration;
@@ -126,8 +130,7 @@ public final class RaftMetaGroup implements MetaGroup {
     }
   }
 
-  @Override
-  public CompletableFuture<MetaView> propose(MetaCommand command) {
+  private CompletableFuture<RaftClientReply> submit(MetaCommand command) {
     if (!isLeader()) {
       return CompletableFuture.failedFuture(new NotMetaLeaderException(leaderNodeId(), "not the meta leader"));
     }
@@ -145,10 +148,29 @@ public final class RaftMetaGroup implements MetaGroup {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return submitted.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).thenApply(this::viewAfter);
+    return submitted.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private MetaView viewAfter(RaftClientReply reply) {
+  @Override
+  public CompletableFuture<MetaView> propose(MetaCommand command) {
+    return submit(command).thenApply(reply -> {
+      applied(reply);
+      return stateMachine.state();
+    });
+  }
+
+  /** Proposes an {@code allocate_range_ids} entry; the block comes from that entry's own reply. */
+  @Override
+  public CompletableFuture<RangeIdBlock> allocateRangeIds(int count) {
+    MetaCommand cmd = MetaCommand.newBuilder()
+        .setAllocateRangeIds(AllocateRangeIds.newBuilder().setCount(count)).build();
+    return submit(cmd).thenApply(reply -> {
+      MetaApplyReply applied = applied(reply);
+      return new RangeIdBlock(applied.getFirstRangeId(), applied.getRangeIdCount());
+    });
+  }
+
+  private MetaApplyReply applied(RaftClientReply reply) {
     if (!reply.isSuccess()) {
       if (reply.getException() instanceof NotLeaderException nle) {
         Optional<String> hint = Optional.ofNullable(nle.getSuggestedLeader()).map(p -> p.getId().toString());
@@ -156,10 +178,16 @@ public final class RaftMetaGroup implements MetaGroup {
       }
       throw new CompletionException(reply.getException());
     }
-    String skipped = reply.getMessage() == null ? "" : reply.getMessage().getContent().toStringUtf8();
-    if (!skipped.isEmpty()) {
-      throw new MalformedMetaCommandException(skipped);
+    MetaApplyReply applied;
+    try {
+      applied = reply.getMessage() == null ? MetaApplyReply.getDefaultInstance()
+          : MetaApplyReply.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("undecodable reply of the meta state machine", e);
     }
-    return stateMachine.state();
+    if (!applied.getSkipped().isEmpty()) {
+      throw new MalformedMetaCommandException(applied.getSkipped());
+    }
+    return applied;
   }
 }

@@ -93,6 +93,21 @@ final class RangeTable {
     return removals;
   }
 
+  /**
+   * The highest range id the table names, in its entries or its recent removals (0 when none): the
+   * range-id allocator grants above it.
+   */
+  long highestRangeId() {
+    long max = 0;
+    for (Entry e : entries) {
+      max = Math.max(max, e.range().getRangeId());
+    }
+    for (Removal r : removals) {
+      max = Math.max(max, r.getRangeId());
+    }
+    return max;
+  }
+
   /** The first map of a cluster, every entry changed at {@code version}. */
   RangeTable bootstrap(List<RangeDescriptorProto> ranges, long version) {
     List<RangeDescriptorProto> sorted = new ArrayList<>(ranges);

@@ -180,7 +180,8 @@ final class FakeCluster {
 
   // ---- the nodes' admin calls (FakeNodes serves them)
 
-  synchronized AdminSplitResponse split(long rangeId, Optional<ByteString> splitKey) {
+  /** Splits as a node does, giving the right half {@code childId} (which no range may hold yet). */
+  synchronized AdminSplitResponse split(long rangeId, Optional<ByteString> splitKey, long childId) {
     calls.add("split r" + rangeId + splitKey.map(k -> " at " + ProtoValues.key(k)).orElse(" at midpoint"));
     fail("split");
     FakeRange r = range(rangeId);
@@ -188,8 +189,11 @@ final class FakeCluster {
     if (!r.descriptor().contains(at) || r.start.equals(at)) {
       throw new IllegalArgumentException("split key " + at + " not inside " + r.descriptor());
     }
+    if (childId <= 0 || ranges.values().stream().anyMatch(x -> x.id == childId)) {
+      throw new IllegalStateException("child range id " + childId + " is not a fresh id");
+    }
     FakeRange right = new FakeRange();
-    right.id = nextRangeId++;
+    right.id = childId;
     right.start = at;
     right.end = r.end;
     right.replicas = new ArrayList<>(r.replicas);

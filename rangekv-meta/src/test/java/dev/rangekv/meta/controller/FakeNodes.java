@@ -124,7 +124,7 @@ final class FakeNodes implements AutoCloseable {
       if (!refused(r.getHeader(), out)) {
         answer(out, () -> {
           var s = cluster.split(r.getHeader().getRangeId(),
-              r.getSplitKey().isEmpty() ? Optional.empty() : Optional.of(r.getSplitKey()));
+              r.getSplitKey().isEmpty() ? Optional.empty() : Optional.of(r.getSplitKey()), r.getChildRangeId());
           return SplitRangeResponse.newBuilder().setLeft(s.getLeft()).setRight(s.getRight()).build();
         });
       }

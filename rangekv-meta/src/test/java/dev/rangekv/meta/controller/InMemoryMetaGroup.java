@@ -3,6 +3,8 @@ package dev.rangekv.meta.controller;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.core.rangemap.RangeIdBlock;
+import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
@@ -29,6 +31,7 @@ final class InMemoryMetaGroup implements MetaGroup {
   private volatile String leaderNodeId = "n1";
   private final List<MetaCommand> proposed = new ArrayList<>();
   private volatile List<String> voters = List.of("n1", "n2", "n3");
+  private RangeIds rangeIds = RangeIds.initial();
 
   record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<EventProto> events)
       implements MetaView {
@@ -149,6 +152,18 @@ final class InMemoryMetaGroup implements MetaGroup {
     }
     view = v;
     return CompletableFuture.completedFuture(v);
+  }
+
+  /** Grants ids with core's allocator, as the meta state does, above every id in the view. */
+  @Override
+  public synchronized CompletableFuture<RangeIdBlock> allocateRangeIds(int count) {
+    if (!leader) {
+      return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
+    }
+    long highest = view.ranges().stream().mapToLong(RangeDescriptorProto::getRangeId).max().orElse(0);
+    RangeIds.Grant g = rangeIds.seen(highest).grant(count);
+    rangeIds = g.after();
+    return CompletableFuture.completedFuture(g.block());
   }
 
   private static View withNode(View v, NodeRecord n) {

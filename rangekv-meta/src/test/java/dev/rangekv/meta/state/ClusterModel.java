@@ -35,6 +35,8 @@ final class ClusterModel {
   final List<R> ranges = new ArrayList<>();
   final List<RangeDescriptorProto> history = new ArrayList<>();
   private long nextId = 1;
+  /** The id the next split's right half gets, when set (the meta state's grants); else {@code nextId}. */
+  private long givenChildId;
 
   /** The key of a point: {@code ""} for 0, else one byte (crossing the signed-byte edge at 16). */
   static ByteString key(int point) {
@@ -82,6 +84,11 @@ final class ClusterModel {
     return ranges.stream().map(R::proto).toList();
   }
 
+  /** Has the next split (if the next step splits) give its right half {@code id}. */
+  void nextChildId(long id) {
+    this.givenChildId = id;
+  }
+
   /** One random split, merge or move (a split of a one-point range or a merge of a lone range is skipped). */
   void step(Gen g) {
     int op = g.nextInt(3);
@@ -91,7 +98,9 @@ final class ClusterModel {
       int at = g.between(r.lo() + 1, r.hi() - 1);
       ranges.remove(i);
       add(new R(r.id(), r.lo(), at, r.replicas(), r.gen() + 1));
-      add(new R(nextId++, at, r.hi(), r.replicas(), r.gen() + 1));
+      long child = givenChildId != 0 ? givenChildId : nextId++;
+      givenChildId = 0;
+      add(new R(child, at, r.hi(), r.replicas(), r.gen() + 1));
     } else if (op == 1 && i + 1 < ranges.size()) {
       R right = ranges.get(i + 1);
       ranges.remove(i + 1);

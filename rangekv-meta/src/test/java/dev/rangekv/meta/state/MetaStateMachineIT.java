@@ -7,6 +7,7 @@ import static dev.rangekv.meta.state.MetaStateTest.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -70,6 +71,8 @@ class MetaStateMachineIT {
       assertThatThrownBy(() -> propose(s, report(60, range(3, "z", "a", 9))))
           .isInstanceOf(ExecutionException.class)
           .hasCauseInstanceOf(MalformedMetaCommandException.class);
+      // ranges 1 and 2 are in use: grants start at 3; each proposer learns its own block from its entry
+      assertThat(s.group.allocateRangeIds(3).get(10, TimeUnit.SECONDS)).isEqualTo(new RangeIdBlock(3, 3));
 
       RaftClientReply reply = s.server.snapshotManagement(SnapshotManagementRequest.newCreate(
           ClientId.randomId(), s.server.getId(), MetaGroups.GROUP_ID, 1, 10_000, 1));
@@ -78,6 +81,7 @@ class MetaStateMachineIT {
       assertThat(snapshotIndex).isPositive();
       view = propose(s, events(70, EventProto.newBuilder().setKind("move").addRangeIds(2).build()));
       assertThat(view.events(0, 0, 0)).hasSize(2);
+      assertThat(s.group.allocateRangeIds(2).get(10, TimeUnit.SECONDS)).isEqualTo(new RangeIdBlock(6, 2));
       before = s.stateMachine.state().toSnapshot();
     }
 
@@ -87,6 +91,8 @@ class MetaStateMachineIT {
       MetaTestServer.await(() -> s.stateMachine.state().toSnapshot().equals(before), "the state to be restored");
       MetaView view = propose(s, events(80, EventProto.newBuilder().setKind("merge").build()));
       assertThat(view.events(0, 0, 0)).extracting(EventProto::getSeq).containsExactly(1L, 2L, 3L);
+      // the grants before the snapshot and after it (replayed from the log) are never granted again
+      assertThat(s.group.allocateRangeIds(1).get(10, TimeUnit.SECONDS)).isEqualTo(new RangeIdBlock(8, 1));
     }
   }
 

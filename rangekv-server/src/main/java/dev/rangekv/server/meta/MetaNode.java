@@ -342,6 +342,11 @@ public final class MetaNode implements AutoCloseable {
     return locator.call(call, timeout);
   }
 
+  /** Range ids for this node's splits, granted by the meta leader; the blocking calls run on {@code executor}. */
+  public MetaRangeIds rangeIds(java.util.concurrent.Executor executor) {
+    return new MetaRangeIds(locator, executor);
+  }
+
   /** The meta leader's client address as this node last saw it. */
   public Optional<String> metaLeaderAddress() {
     return locator.leaderAddress();

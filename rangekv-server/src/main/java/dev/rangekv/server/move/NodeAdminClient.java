@@ -232,11 +232,20 @@ public final class NodeAdminClient implements AutoCloseable {
 
   /**
    * Splits {@code rangeId} at {@code splitKey}, or at the leader's storage midpoint when it is empty;
-   * answers both halves.
+   * the leader asks the meta range for the child's id. Answers both halves.
    */
   public SplitRangeResponse split(long rangeId, ByteString splitKey) {
+    return split(rangeId, splitKey, 0);
+  }
+
+  /**
+   * Splits as {@link #split(long, ByteString)} does, giving the child {@code childRangeId} (0: granted by
+   * the meta range; a cluster without one needs an id from its own counter, e.g. {@code
+   * LocalCluster.splitChildId}).
+   */
+  public SplitRangeResponse split(long rangeId, ByteString splitKey, long childRangeId) {
     return onLeader(rangeId, (loc, stub) -> stub.splitRange(SplitRangeRequest.newBuilder()
-        .setHeader(header(loc.range())).setSplitKey(splitKey).build()));
+        .setHeader(header(loc.range())).setSplitKey(splitKey).setChildRangeId(childRangeId).build()));
   }
 
   /** Merges {@code leftRangeId} with its right neighbour {@code rightRangeId} (same replica set). */

@@ -4,12 +4,12 @@ import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.server.observe.HttpSettings;
-import dev.rangekv.server.split.ChildRangeIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -26,6 +26,9 @@ import java.util.Optional;
 public final class LocalCluster implements AutoCloseable {
   private final List<NodeConfig> configs;
   private final List<RangeKvNode> nodes;
+  /** Range ids of a cluster without a meta range, handed out by {@link #splitChildId}. */
+  private final java.util.concurrent.atomic.AtomicReference<RangeIds> metaLessIds =
+      new java.util.concurrent.atomic.AtomicReference<>(RangeIds.initial());
 
   private LocalCluster(List<NodeConfig> configs) {
     this.configs = List.copyOf(configs);
@@ -98,7 +101,7 @@ public final class LocalCluster implements AutoCloseable {
       }
       List<RangeKvNode> first = cluster.nodes.subList(0, Math.min(3, size));
       List<RaftReplica> replicas = first.stream().map(RangeKvNode::replica).toList();
-      RangeDescriptor root = new RangeDescriptor(ChildRangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY,
+      RangeDescriptor root = new RangeDescriptor(RangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY,
           replicas.stream().map(RaftReplica::getNodeId).toList(), 0);
       for (RangeKvNode n : first) {
         n.bootstrap(root, replicas);
@@ -134,6 +137,19 @@ public final class LocalCluster implements AutoCloseable {
       }
     }
     throw new IOException("the meta range elected no leader within 60 s");
+  }
+
+  /**
+   * The {@code child_range_id} a test's or tool's split request should carry: 0 when the cluster runs
+   * the meta range (the range's leader then asks it for one); else the next id of this cluster's own
+   * counter, since a cluster without a meta range has no one to grant ids (its nodes refuse a split
+   * that names none). Thread-safe.
+   */
+  public long splitChildId() {
+    if (configs.get(0).meta().isEnabled()) {
+      return 0;
+    }
+    return metaLessIds.getAndUpdate(ids -> ids.grant(1).after()).next();
   }
 
   public int size() {

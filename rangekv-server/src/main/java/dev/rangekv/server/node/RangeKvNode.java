@@ -4,6 +4,7 @@ import dev.rangekv.core.dormancy.DormancyPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.ProtoValues;
@@ -44,8 +45,9 @@ import dev.rangekv.server.rpc.NodeAdminServiceImpl;
 import dev.rangekv.server.rpc.ReplicaListing;
 import dev.rangekv.server.rpc.ReplicaServiceImpl;
 import dev.rangekv.server.security.NodeTls;
-import dev.rangekv.server.split.ChildRangeIds;
+import dev.rangekv.server.split.RangeIdSource;
 import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.server.split.SplitProposer;
 import dev.rangekv.server.stats.HeartbeatBuilder;
 import dev.rangekv.server.stats.LoadRecorder;
 import dev.rangekv.server.stats.StoreTailBaselines;
@@ -232,8 +234,9 @@ public final class RangeKvNode implements AutoCloseable {
               new KvServiceImpl(gateway, proposals, limits, load, executors.kv(),
                   grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
                   new ReplicaListing(config.nodeId(), raftServer, directory, store)).bindService(),
-              new NodeAdminServiceImpl(raftServer, gateway, directory, limits, changes, merges, store)
-                  .onSplit(waker::splitApplied).bindService(),
+              new NodeAdminServiceImpl(limits, changes, merges, new SplitProposer(new NodeSplitHost(directory,
+                  gateway), store, meta != null ? meta.rangeIds(moveExecutor) : RangeIdSource.absent(),
+                  waker::splitApplied)).bindService(),
               new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
                   .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
                   .onOpen(waker::openForPeer).bindService(),
@@ -324,7 +327,7 @@ public final class RangeKvNode implements AutoCloseable {
       log.info("cluster bootstrap skipped: the store holds ranges already nodeId={}", config.nodeId());
       return;
     }
-    RangeDescriptor root = new RangeDescriptor(ChildRangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY, List.of(nodeId()), 0);
+    RangeDescriptor root = new RangeDescriptor(RangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY, List.of(nodeId()), 0);
     bootstrap(root, List.of(replica()));
     hostMeta(List.of(this));
     m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
@@ -350,7 +353,6 @@ public final class RangeKvNode implements AutoCloseable {
     MetaPeersFile.write(config.dataDir(), peers);
     m.prepareReplica(peers);
   }
-
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
   public void join(Duration timeout) {

@@ -37,6 +37,10 @@ public final class RangeChecks {
       case BATCH -> batch(cmd.getBatch(), d);
       case SPLIT -> {
         Key at = ProtoValues.key(cmd.getSplit().getSplitKey());
+        long child = cmd.getSplit().getChildRangeId();
+        if (child <= 0 || child == d.rangeId()) {
+          yield Optional.of("split child range id " + child + " is not a new range's id");
+        }
         yield d.start().compareTo(at) < 0 && d.end().isAbove(at)
             ? Optional.empty()
             : Optional.of("split key " + at + " not strictly inside " + d);

@@ -33,7 +33,7 @@ class ColdChildMoveIT {
       for (int i = 0; i < 20; i++) {
         router.put("k" + (char) ('a' + i), "v" + i);
       }
-      SplitRangeResponse split = mover.split(1, ByteString.copyFromUtf8("kk"));
+      SplitRangeResponse split = mover.split(1, ByteString.copyFromUtf8("kk"), cluster.splitChildId());
       long child = split.getRight().getRangeId();
       // A new leader's term starts with a configuration entry after entry 0: the shape a cold range has
       // once the controller moved its leadership (the repair scenario that hung).

@@ -62,12 +62,21 @@ class MidpointSplitIT {
       assertThat(error.getInvalidArgument().getLimit()).isEqualTo("split_key");
       assertThat(error.getMessage()).contains("fewer than 2 keys");
       assertThat(error.getDefinitelyNotApplied()).isTrue();
+
+      // without a meta range no one grants range ids: a split that names no child id is refused
+      StatusRuntimeException noId = (StatusRuntimeException) catchThrowable(() -> router.call(Key.utf8("mid/"),
+          (a, d) -> router.admin(a).splitRange(SplitRangeRequest.newBuilder().setHeader(TestRouter.header(d))
+              .setSplitKey(key(KEYS / 10)).build())));
+      assertThat(noId).isNotNull();
+      RangeKvError noIdError = RangeKvErrors.fromThrowable(noId).orElseThrow();
+      assertThat(noIdError.getInvalidArgument().getLimit()).isEqualTo("child_range_id");
+      assertThat(noIdError.getDefinitelyNotApplied()).isTrue();
     }
   }
 
   private static SplitRangeResponse midpointSplit(TestRouter router, String inRange) {
     return router.call(Key.utf8(inRange), (a, d) -> router.admin(a).splitRange(
-        SplitRangeRequest.newBuilder().setHeader(TestRouter.header(d)).build()));
+        SplitRangeRequest.newBuilder().setHeader(TestRouter.header(d)).setChildRangeId(router.splitChildId()).build()));
   }
 
   private static ByteString key(int i) {

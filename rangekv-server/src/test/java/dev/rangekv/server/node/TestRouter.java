@@ -55,10 +55,13 @@ final class TestRouter implements AutoCloseable {
   private final AtomicLong requestIds = new AtomicLong();
   private final long deadlineMillis;
   final AtomicLong retries = new AtomicLong();
+  /** A split's child id: the cluster's (0 with a meta range: the leader asks it). */
+  private final java.util.function.LongSupplier childIds;
 
-  TestRouter(List<String> seeds, long deadlineMillis) {
+  TestRouter(List<String> seeds, long deadlineMillis, java.util.function.LongSupplier childIds) {
     this.seeds = List.copyOf(seeds);
     this.deadlineMillis = deadlineMillis;
+    this.childIds = childIds;
     byte[] id = new byte[16];
     ThreadLocalRandom.current().nextBytes(id);
     this.clientId = ByteString.copyFrom(id);
@@ -69,7 +72,12 @@ final class TestRouter implements AutoCloseable {
     for (int i = 0; i < cluster.size(); i++) {
       seeds.add(cluster.config(i).clientAddress());
     }
-    return new TestRouter(seeds, 30_000);
+    return new TestRouter(seeds, 30_000, cluster::splitChildId);
+  }
+
+  /** The child id a split request of this router carries (0: the leader asks the meta range). */
+  long splitChildId() {
+    return childIds.getAsLong();
   }
 
   KvServiceGrpc.KvServiceBlockingStub kv(String address) {
@@ -295,7 +303,7 @@ final class TestRouter implements AutoCloseable {
     while (true) {
       try {
         SplitRangeResponse r = call(at, (a, d) -> admin(a).splitRange(SplitRangeRequest.newBuilder()
-            .setHeader(header(d)).setSplitKey(ProtoValues.bytes(at)).build()));
+            .setHeader(header(d)).setSplitKey(ProtoValues.bytes(at)).setChildRangeId(childIds.getAsLong()).build()));
         learn(List.of(r.getLeft(), r.getRight()));
         return;
       } catch (StatusRuntimeException e) {

@@ -59,6 +59,13 @@ class RangeChecksTest {
     assertThat(RangeChecks.refuse(split("m"), RANGE)).isPresent();
   }
 
+  @Test
+  void split_withoutANewChildId_isRefused() {
+    assertThat(RangeChecks.refuse(split("c", 0), RANGE)).isPresent();
+    assertThat(RangeChecks.refuse(split("c", 7), RANGE)).isPresent();
+    assertThat(RangeChecks.refuse(split("c", 8), RANGE)).isEmpty();
+  }
+
   static RangeCommand put(long id, long gen, String key) {
     return cmd(id, gen, Mutation.newBuilder().setPut(KeyValueProto.newBuilder().setKey(bytes(key))).build());
   }
@@ -69,8 +76,12 @@ class RangeChecksTest {
   }
 
   private static RangeCommand split(String key) {
+    return split(key, 9);
+  }
+
+  private static RangeCommand split(String key, long childId) {
     return RangeCommand.newBuilder().setHeader(header(7, 3))
-        .setSplit(SplitCommand.newBuilder().setSplitKey(bytes(key)).setChildRangeId(9)).build();
+        .setSplit(SplitCommand.newBuilder().setSplitKey(bytes(key)).setChildRangeId(childId)).build();
   }
 
   private static RangeQuery scan(String lo, String hi) {
