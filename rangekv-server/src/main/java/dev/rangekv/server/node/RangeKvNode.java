@@ -86,6 +86,8 @@ public final class RangeKvNode implements AutoCloseable {
   static final long RECONCILE_MILLIS = 5_000;
   /** How often the node's dormancy loop looks at the ranges it leads. */
   static final Duration DORMANCY_TICK = Duration.ofSeconds(1);
+  /** How long a start waits for its Raft port to be free before it fails. */
+  private static final Duration RAFT_PORT_WAIT = Duration.ofSeconds(10);
 
   private final NodeConfig config;
   private final NodeStore store;
@@ -163,6 +165,9 @@ public final class RangeKvNode implements AutoCloseable {
       // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
       // given it does not (Ratis 3.3.0).
       MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
+      // Ratis exits the JVM when its port is taken: a port still held (by the previous run of this node
+      // closing, or by another process) is waited for a moment, then refused as an error
+      RaftPortCheck.awaitFree(config.host(), config.raftPort(), RAFT_PORT_WAIT);
       this.raftServer = builder.build();
       undo.onFailure(raftServer::close);
       raftServer.start();

@@ -50,8 +50,7 @@ class RangeIdsIT {
       MetaLocator meta = new MetaLocator(channels, () -> MoveIT.seeds(cluster));
       List<Long> children = new ArrayList<>();
       for (String at : List.of("b", "d", "f")) {
-        children.add(meta.change(s -> s.split(AdminSplitRequest.newBuilder().setSplitKey(utf8(at)).build()),
-            Duration.ofSeconds(60)).getRight().getRangeId());
+        children.add(adminSplitWhenReady(meta, at).getRight().getRangeId());
       }
       // straight at the leader, naming no child id: the leader asks the meta range for one. Each key lies
       // in the previous split's right half (the meta map learns of these splits a heartbeat later)
@@ -105,6 +104,24 @@ class RangeIdsIT {
       } catch (StatusRuntimeException e) {
         RangeKvError error = RangeKvErrors.fromThrowable(e).orElseThrow(() -> e);
         if (error.hasUnavailable() && error.getDefinitelyNotApplied()) {
+          return java.util.Optional.empty();
+        }
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * An admin split through the meta range, retried while it fails unavailable (a step to a node whose
+   * channel was not up yet in a just-started cluster cancels the split with nothing applied).
+   */
+  private static dev.rangekv.proto.AdminSplitResponse adminSplitWhenReady(MetaLocator meta, String at) {
+    return Await.value(Duration.ofSeconds(60), "an admin split at " + at, () -> {
+      try {
+        return java.util.Optional.of(meta.change(s -> s.split(AdminSplitRequest.newBuilder().setSplitKey(utf8(at))
+            .build()), Duration.ofSeconds(30)));
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE && e.getMessage().contains("cancelled")) {
           return java.util.Optional.empty();
         }
         throw e;

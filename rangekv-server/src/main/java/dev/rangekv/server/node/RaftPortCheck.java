@@ -1,0 +1,38 @@
+package dev.rangekv.server.node;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+
+/**
+ * Checks a node's Raft port before Ratis binds it: Ratis 3.3.0 terminates the JVM when its gRPC server
+ * cannot bind, which would take a test run, the demo's one JVM or an embedding application down with it.
+ * A port that stays taken becomes an {@link IOException} that names it instead.
+ */
+final class RaftPortCheck {
+  private static final long POLL_MILLIS = 100;
+
+  private RaftPortCheck() {}
+
+  static void awaitFree(String host, int port, Duration wait) throws IOException {
+    long end = System.nanoTime() + wait.toNanos();
+    IOException last;
+    do {
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(host, port));
+        return;
+      } catch (IOException e) {
+        last = e;
+      }
+      try {
+        Thread.sleep(POLL_MILLIS); // a port freed by a close has no event to wait on
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for Raft port " + host + ":" + port, e);
+      }
+    } while (System.nanoTime() < end);
+    throw new IOException("Raft port " + host + ":" + port + " is in use (waited " + wait.toSeconds() + " s): "
+        + last.getMessage(), last);
+  }
+}
