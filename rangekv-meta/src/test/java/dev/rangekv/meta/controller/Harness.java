@@ -8,6 +8,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.RegisterNodeRequest;
@@ -15,7 +16,6 @@ import dev.rangekv.proto.meta.RegisterNodeResponse;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -92,46 +92,21 @@ final class Harness {
   }
 
   static <Q, T> T call(BiConsumer<Q, StreamObserver<T>> rpc, Q request) {
-    Recorder<T> r = new Recorder<>();
-    rpc.accept(request, r);
     try {
-      return r.result.get(10, TimeUnit.SECONDS);
+      return UnaryCalls.future(rpc, request).get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError("rpc failed: " + e.getCause(), e);
     }
   }
 
   static <Q, T> Throwable callFailing(BiConsumer<Q, StreamObserver<T>> rpc, Q request) {
-    Recorder<T> r = new Recorder<>();
-    rpc.accept(request, r);
     try {
-      T value = r.result.get(10, TimeUnit.SECONDS);
+      T value = UnaryCalls.future(rpc, request).get(10, TimeUnit.SECONDS);
       throw new AssertionError("expected a failure, got " + value);
     } catch (java.util.concurrent.ExecutionException e) {
       return e.getCause();
     } catch (Exception e) {
       throw new AssertionError(e);
-    }
-  }
-
-  /** Collects one unary answer. */
-  static final class Recorder<T> implements StreamObserver<T> {
-    final CompletableFuture<T> result = new CompletableFuture<>();
-    private T value;
-
-    @Override
-    public void onNext(T v) {
-      value = v;
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      result.completeExceptionally(t);
-    }
-
-    @Override
-    public void onCompleted() {
-      result.complete(value);
     }
   }
 }
