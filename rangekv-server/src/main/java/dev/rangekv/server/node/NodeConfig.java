@@ -95,7 +95,7 @@ public record NodeConfig(
     java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 200; attempt++) {
       int port = random.nextInt(PICKED_PORTS_FROM, PICKED_PORTS_TO);
-      if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
+      if (!HANDED_OUT.contains(port) && bindable(InetAddress.getLoopbackAddress().getHostAddress(), port) && HANDED_OUT.add(port)) {
         return port;
       }
     }
@@ -103,15 +103,17 @@ public record NodeConfig(
         + ") that this JVM has not handed out already");
   }
 
-  private static boolean bindable(int port) {
+  /** Whether {@code host:port} can be bound now (a probe: the port may be taken again right after). */
+  static boolean bindable(String host, int port) {
     try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
-      s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      s.bind(new java.net.InetSocketAddress(host, port), 1);
       return true;
     } catch (IOException e) {
       return false;
     }
   }
+
 
   private static final int PICKED_PORTS_FROM = 20_000;
   private static final int PICKED_PORTS_TO = 32_000;

@@ -1,8 +1,6 @@
 package dev.rangekv.server.node;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 
 /**
@@ -17,13 +15,9 @@ final class RaftPortCheck {
 
   static void awaitFree(String host, int port, Duration wait) throws IOException {
     long end = System.nanoTime() + wait.toNanos();
-    IOException last;
-    do {
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress(host, port));
-        return;
-      } catch (IOException e) {
-        last = e;
+    while (!NodeConfig.bindable(host, port)) {
+      if (System.nanoTime() >= end) {
+        throw new IOException("Raft port " + host + ":" + port + " is in use (waited " + wait.toSeconds() + " s)");
       }
       try {
         Thread.sleep(POLL_MILLIS); // a port freed by a close has no event to wait on
@@ -31,8 +25,6 @@ final class RaftPortCheck {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while waiting for Raft port " + host + ":" + port, e);
       }
-    } while (System.nanoTime() < end);
-    throw new IOException("Raft port " + host + ":" + port + " is in use (waited " + wait.toSeconds() + " s): "
-        + last.getMessage(), last);
+    }
   }
 }

@@ -189,8 +189,8 @@ public final class RangeKvNode implements AutoCloseable {
       SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
       ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
       MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
-      ProposalBuffers proposals = new ProposalBuffers(gateway, ProposalBuffers.Limits.forNode(config.tuning().nodeEntriesInFlight(), System.getProperties()),
-          groupExecutor);
+      ProposalBuffers proposals = new ProposalBuffers(gateway,
+          ProposalBuffers.Limits.forNode(config.tuning().nodeEntriesInFlight(), System.getProperties()), groupExecutor);
       RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, raftServer,
           new DormantGroups(raftServer, directory, config.dataDir().resolve("raft")), channels, gateway, groupExecutor,
           System::currentTimeMillis);

@@ -66,16 +66,9 @@ public final class ProposalBuffers {
     public static final String OVERRIDE_PREFIX = "rangekv.proposals.";
 
     /**
-     * The defaults with {@code -Drangekv.proposals.<maxInFlight|maxWrites|maxBytes|maxNodeInFlight|stallMillis>=N}
-     * overrides from {@code system}.
-     */
-    public static Limits from(java.util.Properties system) {
-      return defaults().overriddenBy(system);
-    }
-
-    /**
      * A node's limits: the defaults with its {@code nodeEntriesInFlight} setting (0: no node bound;
-     * {@code RaftTuning}, {@code rangekv start --node-entries-in-flight}), then {@code system}'s overrides.
+     * {@code RaftTuning}, {@code rangekv start --node-entries-in-flight}), then {@code system}'s
+     * {@code -Drangekv.proposals.<maxInFlight|maxWrites|maxBytes|maxNodeInFlight|stallMillis>=N} overrides.
      */
     public static Limits forNode(int nodeEntriesInFlight, java.util.Properties system) {
       if (nodeEntriesInFlight < 0) {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ProposalBuffersLimitsTest {
   @Test
   void withoutOverrides_theDefaultsHold() {
-    assertThat(ProposalBuffers.Limits.from(new Properties())).isEqualTo(ProposalBuffers.Limits.defaults());
+    assertThat(ProposalBuffers.Limits.forNode(0, new Properties())).isEqualTo(ProposalBuffers.Limits.defaults());
   }
 
   @Test
@@ -23,7 +23,7 @@ class ProposalBuffersLimitsTest {
     system.setProperty("rangekv.ratis.raft.server.log.force.sync.num", "16");
 
     ProposalBuffers.Limits d = ProposalBuffers.Limits.defaults();
-    assertThat(ProposalBuffers.Limits.from(system)).isEqualTo(new ProposalBuffers.Limits(2, d.maxWrites(), 4096, 3, d.stallMillis()));
+    assertThat(ProposalBuffers.Limits.forNode(0, system)).isEqualTo(new ProposalBuffers.Limits(2, d.maxWrites(), 4096, 3, d.stallMillis()));
   }
 
   @Test
