@@ -3,6 +3,7 @@ package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
 import dev.rangekv.core.cluster.NodeStats;
@@ -18,7 +19,6 @@ import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
@@ -240,7 +240,7 @@ public final class Controller {
   private void advance(long now) {
     MetaView view = meta.view();
     List<OperatorQueue.Action> actions = queue.advance(now, id -> observed(view, id));
-    List<EventProto> out = new ArrayList<>();
+    List<Event> out = new ArrayList<>();
     for (OperatorQueue.Action a : actions) {
       if (a instanceof OperatorQueue.Send s) {
         send(s, view);
@@ -255,7 +255,7 @@ public final class Controller {
       } else if (a instanceof OperatorQueue.Cancelled c) {
         holds.remove(c.id());
         log.warn("operator cancelled op={} reason={}", c.op(), c.reason());
-        EventProto e = OperatorEvents.cancelled(c.op(), c.reason(), now);
+        Event e = OperatorEvents.cancelled(c.op(), c.reason(), now);
         if (events.shouldLog(e, now)) {
           out.add(e);
         }
@@ -384,8 +384,8 @@ public final class Controller {
 
   private void logRepetitive(TickPlan plan, SnapshotBuilder.Built built, long now) {
     events.prune(now);
-    List<EventProto> out = new ArrayList<>();
-    for (EventProto e : PlanEvents.of(plan, built.unmeasured(), now)) {
+    List<Event> out = new ArrayList<>();
+    for (Event e : PlanEvents.of(plan, built.unmeasured(), now)) {
       if (events.shouldLog(e, now)) {
         out.add(e);
       }
@@ -404,7 +404,7 @@ public final class Controller {
     append(out);
   }
 
-  private void append(List<EventProto> out) {
+  private void append(List<Event> out) {
     if (!out.isEmpty()) {
       events.append(out).whenComplete((v, e) -> {
         if (e != null) {

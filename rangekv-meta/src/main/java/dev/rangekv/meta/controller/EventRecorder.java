@@ -1,14 +1,11 @@
 package dev.rangekv.meta.controller;
 
 
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
-import dev.rangekv.core.cluster.Figure;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
-import dev.rangekv.proto.FigureProto;
-import dev.rangekv.proto.meta.AppendEvents;
-import dev.rangekv.proto.meta.MetaCommand;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -39,33 +36,26 @@ final class EventRecorder {
   }
 
   /** An event whose reason and figures come from a core {@link Explanation}. */
-  static EventProto event(String kind, List<Long> rangeIds, Explanation why, String detail, long atMillis) {
-    EventProto.Builder b = EventProto.newBuilder().setKind(kind).setAtMillis(atMillis).addAllRangeIds(rangeIds)
-        .setReason(why.reason()).setDetail(detail);
-    for (Figure f : why.figures()) {
-      b.addFigures(FigureProto.newBuilder().setName(f.name()).setValue(f.value()));
-    }
-    return b.build();
+  static Event event(String kind, List<Long> rangeIds, Explanation why, String detail, long atMillis) {
+    return Event.of(kind, rangeIds, why, detail, atMillis);
   }
 
   /** Proposes {@code events} (stamped with the leader's clock); completes when applied. */
-  CompletableFuture<MetaView> append(List<EventProto> events) {
-    long now = clock.getAsLong();
-    return meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-        .setEvents(AppendEvents.newBuilder().addAllEvents(events)).build());
+  CompletableFuture<MetaView> append(List<Event> events) {
+    return meta.propose(MetaCommands.appendEvents(events, clock.getAsLong()));
   }
 
   /**
    * True when a repetitive event (declined decision, alert) should be logged now: first time, reason
    * changed, or quiet for {@link #QUIET_MILLIS}. Records it as logged when true.
    */
-  synchronized boolean shouldLog(EventProto e, long nowMillis) {
-    String key = e.getKind() + e.getRangeIdsList();
+  synchronized boolean shouldLog(Event e, long nowMillis) {
+    String key = e.kind() + e.rangeIds();
     Logged last = lastLogged.get(key);
-    if (last != null && last.reason().equals(e.getReason()) && nowMillis - last.atMillis() < QUIET_MILLIS) {
+    if (last != null && last.reason().equals(e.reason()) && nowMillis - last.atMillis() < QUIET_MILLIS) {
       return false;
     }
-    lastLogged.put(key, new Logged(e.getReason(), nowMillis));
+    lastLogged.put(key, new Logged(e.reason(), nowMillis));
     return true;
   }
 

@@ -1,14 +1,14 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.rangemap.RangeIds;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.meta.AllocateRangeIdsRequest;
 import dev.rangekv.proto.meta.AllocateRangeIdsResponse;
-import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -81,12 +81,9 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
         .setRegisterNode(node.toBuilder().setLastHeartbeatMillis(now)).build());
     if (!known) {
-      applied = applied.thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-          .setEvents(AppendEvents.newBuilder().addEvents(EventProto.newBuilder()
-              .setKind("node-joined").setAtMillis(now).setReason("node registered")
-              .setDetail("node " + node.getNodeId() + " at " + node.getAddress()
-                  + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()))))
-          .build()));
+      applied = applied.thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("node-joined",
+          List.of(), "node registered", "node " + node.getNodeId() + " at " + node.getAddress()
+              + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()), now)), now)));
     }
     answers.reply(out, applied, v -> RegisterNodeResponse.newBuilder().addAllNodes(v.nodes()).build());
   }

@@ -1,9 +1,11 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.InvalidRuleException;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.PlacementRule;
 import dev.rangekv.core.placement.RuleCheck;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminMergeRequest;
@@ -12,7 +14,6 @@ import dev.rangekv.proto.AdminMoveRequest;
 import dev.rangekv.proto.AdminMoveResponse;
 import dev.rangekv.proto.AdminSplitRequest;
 import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapRequest;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.ListEventsRequest;
@@ -40,10 +41,10 @@ import dev.rangekv.proto.SetPlacementResponse;
 import dev.rangekv.proto.WatchRangesRequest;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
+import dev.rangekv.proto.convert.EventProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.PlacementChange;
 import io.grpc.stub.StreamObserver;
@@ -195,7 +196,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   public void listEvents(ListEventsRequest req, StreamObserver<ListEventsResponse> out) {
     if (answers.leading(out)) {
       MetaAnswers.answer(out, ListEventsResponse.newBuilder()
-          .addAllEvents(meta.view().events(req.getAfterSeq(), req.getLimit(), req.getRangeId())).build());
+          .addAllEvents(EventProtos.protos(meta.view().events(req.getAfterSeq(), req.getLimit(), req.getRangeId()))).build());
     }
   }
 
@@ -209,10 +210,11 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       out.onError(MetaAnswers.invalid("range_id", "unknown range " + req.getRangeId()));
       return;
     }
-    List<EventProto> events = new ArrayList<>(meta.view().events(0, 0, req.getRangeId()));
+    List<Event> events = new ArrayList<>(meta.view().events(0, 0, req.getRangeId()));
     Collections.reverse(events);
     MetaAnswers.answer(out, WhyResponse.newBuilder().setRange(stats(d.get()))
-        .addAllDecisions(controller.why().decisions(req.getRangeId())).addAllEvents(events).build());
+        .addAllDecisions(EventProtos.protos(controller.why().decisions(req.getRangeId())))
+        .addAllEvents(EventProtos.protos(events)).build());
   }
 
   @Override
@@ -283,11 +285,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     }
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
         .setRemoveNode(dev.rangekv.proto.meta.RemoveNode.newBuilder().setNodeId(id)).build())
-        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-            .setEvents(dev.rangekv.proto.meta.AppendEvents.newBuilder().addEvents(EventProto.newBuilder()
-                .setKind("node-removed").setAtMillis(now).setReason("removed by an operator")
-                .setDetail("node " + id + " at " + node.get().getAddress() + " forgotten")))
-            .build()));
+        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("node-removed", List.of(),
+            "removed by an operator", "node " + id + " at " + node.get().getAddress() + " forgotten", now)), now)));
     answers.reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(node.get()).build());
   }
 
@@ -318,15 +317,15 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       out.onError(MetaAnswers.invalid("placement.rule", "rule refused: " + check.reason()));
       return;
     }
-    AppendEvents.Builder events = AppendEvents.newBuilder().addEvents(EventProto.newBuilder().setKind("placement-set")
-        .setAtMillis(now).setReason("placement rule set by an operator").setDetail("rule " + rule));
+    List<Event> events = new ArrayList<>(List.of(Event.of("placement-set", List.of(),
+        "placement rule set by an operator", "rule " + rule, now)));
     if (!check.reason().isEmpty()) {
-      events.addEvents(EventProto.newBuilder().setKind("placement-warning").setAtMillis(now)
-          .setReason("the live nodes cannot meet the rule now").setDetail("rule " + rule + ": " + check.reason()));
+      events.add(Event.of("placement-warning", List.of(), "the live nodes cannot meet the rule now",
+          "rule " + rule + ": " + check.reason(), now));
     }
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
             .setPlacement(PlacementChange.newBuilder().setSet(PlacementProtos.proto(rule))).build())
-        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now).setEvents(events).build()));
+        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(events, now)));
     answers.reply(out, applied, v -> {
       PlacementRule stored = v.placementRules().find(rule.start(), rule.end()).orElse(rule);
       return SetPlacementResponse.newBuilder().setRule(PlacementProtos.proto(stored))
@@ -359,9 +358,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     long now = clock.getAsLong();
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
             .setPlacement(PlacementChange.newBuilder().setRemove(PlacementProtos.proto(rule.get()))).build())
-        .thenCompose(v -> meta.propose(MetaCommand.newBuilder().setAtMillis(now).setEvents(AppendEvents.newBuilder()
-            .addEvents(EventProto.newBuilder().setKind("placement-removed").setAtMillis(now)
-                .setReason("placement rule removed by an operator").setDetail("rule " + rule.get()))).build()));
+        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("placement-removed", List.of(),
+            "placement rule removed by an operator", "rule " + rule.get(), now)), now)));
     answers.reply(out, applied, v -> RemovePlacementResponse.newBuilder().setRemoved(PlacementProtos.proto(rule.get()))
         .setVersion(v.placementRules().version()).build());
   }

@@ -1,8 +1,8 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
@@ -73,14 +73,14 @@ final class MetaVoterStep {
     }
     done.handle((v, err) -> {
       long now = clock.getAsLong();
-      EventProto e;
+      Event e;
       if (err == null) {
         e = EventRecorder.event("meta-voters", List.of(), c.why(), "meta voters " + before + " -> " + c.voters(), now);
       } else {
         String message = StepCalls.message(Controller.unwrap(err));
         log.warn("meta voter change failed voters={} error={}", c.voters(), message);
         e = EventRecorder.event("failed", List.of(), c.why(), "meta-voters of [] was wanted because: " + c.why(), now)
-            .toBuilder().setReason("meta-voters failed: " + message).build();
+            .withReason("meta-voters failed: " + message);
       }
       return events.append(List.of(e));
     }).thenCompose(f -> f).whenComplete((v, err) -> {

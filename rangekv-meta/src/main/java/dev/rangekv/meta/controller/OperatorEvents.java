@@ -1,13 +1,14 @@
 package dev.rangekv.meta.controller;
 
 
+import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.Figure;
 import dev.rangekv.core.cluster.Move;
 import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
@@ -24,10 +25,10 @@ final class OperatorEvents {
   private OperatorEvents() {}
 
   /** The event of {@code op}, finished now, as the meta view shows its ranges. */
-  static EventProto finished(Operator op, MetaView view, long nowMillis) {
+  static Event finished(Operator op, MetaView view, long nowMillis) {
     List<Long> ids = new ArrayList<>(List.of(op.rangeId()));
     String detail;
-    EventProto.Builder extra = EventProto.newBuilder();
+    List<Figure> extra = new ArrayList<>();
     OpStep first = op.steps().get(0);
     if (first instanceof OpStep.SplitAt s) {
       Optional<RangeDescriptorProto> right = rightHalf(op.rangeId(), view);
@@ -36,7 +37,7 @@ final class OperatorEvents {
       right.ifPresent(r -> ids.add(r.getRangeId()));
       detail = "r" + op.rangeId() + " split at " + at + " -> r" + op.rangeId()
           + right.map(r -> ", r" + r.getRangeId()).orElse("");
-      extra.addFigures(SplitHistory.causeFigure(s.cause()));
+      extra.add(SplitHistory.causeFigure(s.cause()));
     } else if (first instanceof OpStep.Merge m) {
       ids.add(m.rightRangeId());
       detail = "r" + op.rangeId() + " + r" + m.rightRangeId() + " -> r" + op.rangeId();
@@ -45,8 +46,7 @@ final class OperatorEvents {
     } else {
       detail = moveDetail(op, view);
     }
-    return EventRecorder.event(op.kind().eventKind(), ids, op.reason(), detail, nowMillis).toBuilder()
-        .addAllFigures(extra.getFiguresList()).build();
+    return EventRecorder.event(op.kind().eventKind(), ids, op.reason(), detail, nowMillis).plusFigures(extra);
   }
 
   private static String moveDetail(Operator op, MetaView view) {
@@ -79,9 +79,8 @@ final class OperatorEvents {
   }
 
   /** The {@code "failed"} event of {@code op}, cancelled for {@code reason}. */
-  static EventProto cancelled(Operator op, String reason, long nowMillis) {
+  static Event cancelled(Operator op, String reason, long nowMillis) {
     return EventRecorder.event("failed", op.rangeIds(), op.reason(), op.kind().eventKind() + " of " + op.rangeIds()
-        + " was wanted because: " + op.reason(), nowMillis).toBuilder()
-        .setReason(op.kind().eventKind() + " failed: " + reason).build();
+        + " was wanted because: " + op.reason(), nowMillis).withReason(op.kind().eventKind() + " failed: " + reason);
   }
 }

@@ -7,7 +7,7 @@ import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.split.SplitDecision;
-import dev.rangekv.proto.EventProto;
+import dev.rangekv.core.cluster.Event;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -21,8 +21,8 @@ final class PlanEvents {
   private PlanEvents() {}
 
   /** Declined decisions and alerts of {@code plan}, skipping ranges without current stats. */
-  static List<EventProto> of(TickPlan plan, Set<Long> unmeasured, long nowMillis) {
-    List<EventProto> out = new ArrayList<>();
+  static List<Event> of(TickPlan plan, Set<Long> unmeasured, long nowMillis) {
+    List<Event> out = new ArrayList<>();
     for (SplitDecision d : plan.splits()) {
       if (d instanceof SplitDecision.Declined x && !unmeasured.contains(x.rangeId())) {
         out.add(EventRecorder.event("split-declined", List.of(x.rangeId()), x.why(),

@@ -1,10 +1,10 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.Figure;
 import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
-import dev.rangekv.proto.FigureProto;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +27,15 @@ final class SplitHistory {
   private long lastSeq;
   private final List<SplitEvent> kept = new ArrayList<>();
 
-  static FigureProto causeFigure(SplitCause cause) {
-    return FigureProto.newBuilder().setName("cause").setValue(CODES.get(cause)).build();
+  static Figure causeFigure(SplitCause cause) {
+    return new Figure("cause", CODES.get(cause));
   }
 
-  static SplitCause causeOf(EventProto e) {
-    for (FigureProto f : e.getFiguresList()) {
-      if (f.getName().equals("cause")) {
+  static SplitCause causeOf(Event e) {
+    for (Figure f : e.figures()) {
+      if (f.name().equals("cause")) {
         for (Map.Entry<SplitCause, Integer> c : CODES.entrySet()) {
-          if (c.getValue() == f.getValue()) {
+          if (c.getValue() == f.value()) {
             return c.getKey();
           }
         }
@@ -46,15 +46,15 @@ final class SplitHistory {
 
   /** Reads events logged since the last call and returns the splits younger than {@code cooldownMillis}. */
   List<SplitEvent> refresh(MetaView view, long nowMillis, long cooldownMillis) {
-    for (EventProto e : view.events(lastSeq, 0, 0)) {
-      lastSeq = Math.max(lastSeq, e.getSeq());
-      List<Long> ids = e.getRangeIdsList();
-      if (e.getKind().equals("split") && ids.size() >= 2 && !ids.get(0).equals(ids.get(1))) {
-        kept.add(new SplitEvent(ids.get(0), ids.get(1), causeOf(e), e.getAtMillis()));
-      } else if (e.getKind().equals("presplit")) {
+    for (Event e : view.events(lastSeq, 0, 0)) {
+      lastSeq = Math.max(lastSeq, e.seq());
+      List<Long> ids = e.rangeIds();
+      if (e.kind().equals("split") && ids.size() >= 2 && !ids.get(0).equals(ids.get(1))) {
+        kept.add(new SplitEvent(ids.get(0), ids.get(1), causeOf(e), e.atMillis()));
+      } else if (e.kind().equals("presplit")) {
         for (int i = 0; i + 1 < ids.size(); i++) {
           if (!ids.get(i).equals(ids.get(i + 1))) {
-            kept.add(new SplitEvent(ids.get(i), ids.get(i + 1), SplitCause.PRESPLIT, e.getAtMillis()));
+            kept.add(new SplitEvent(ids.get(i), ids.get(i + 1), SplitCause.PRESPLIT, e.atMillis()));
           }
         }
       }

@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.LeaderTransfer;
 import dev.rangekv.core.cluster.Move;
@@ -11,7 +12,6 @@ import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;
-import dev.rangekv.proto.EventProto;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -23,27 +23,27 @@ import java.util.stream.Collectors;
 
 /**
  * The controller's latest evaluation of each policy (split, merge, move) for each range, as
- * {@link EventProto}-shaped records with the reason and the numbers behind it: the answer to "why"
+ * {@link Event}s with the reason and the numbers behind it: the answer to "why"
  * (or why not) for a range. Kept in memory on the meta leader; rewritten every tick. Thread-safe.
  */
 public final class WhyBook {
   /** The policies evaluated for every range each tick. */
   public static final List<String> POLICIES = List.of("split", "merge", "move", "placement");
 
-  private final Map<Long, Map<String, EventProto>> byRange = new ConcurrentHashMap<>();
+  private final Map<Long, Map<String, Event>> byRange = new ConcurrentHashMap<>();
 
-  void put(long rangeId, String policy, EventProto evaluation) {
+  void put(long rangeId, String policy, Event evaluation) {
     byRange.computeIfAbsent(rangeId, id -> new ConcurrentHashMap<>()).put(policy, evaluation);
   }
 
   /** The latest evaluation of each policy for {@code rangeId}, newest first (empty when unknown). */
-  public List<EventProto> decisions(long rangeId) {
-    Map<String, EventProto> m = byRange.get(rangeId);
+  public List<Event> decisions(long rangeId) {
+    Map<String, Event> m = byRange.get(rangeId);
     if (m == null) {
       return List.of();
     }
-    List<Map.Entry<String, EventProto>> entries = new ArrayList<>(m.entrySet());
-    entries.sort(Comparator.comparingLong((Map.Entry<String, EventProto> e) -> e.getValue().getAtMillis())
+    List<Map.Entry<String, Event>> entries = new ArrayList<>(m.entrySet());
+    entries.sort(Comparator.comparingLong((Map.Entry<String, Event> e) -> e.getValue().atMillis())
         .reversed().thenComparing(e -> POLICIES.indexOf(e.getKey())));
     return entries.stream().map(Map.Entry::getValue).toList();
   }
@@ -63,7 +63,7 @@ public final class WhyBook {
     for (MergeDecision d : plan.merges()) {
       String kind = d instanceof MergeDecision.Declined ? "merge-declined" : "merge";
       String detail = d instanceof MergeDecision.CoLocateFirst c ? "co-locate first: " + c.moves() : "";
-      EventProto e = EventRecorder.event(kind, List.of(d.leftRangeId(), d.rightRangeId()), d.why(), detail, now);
+      Event e = EventRecorder.event(kind, List.of(d.leftRangeId(), d.rightRangeId()), d.why(), detail, now);
       put(d.leftRangeId(), "merge", e);
       put(d.rightRangeId(), "merge", e);
       inMerge.add(d.leftRangeId());
@@ -123,7 +123,7 @@ public final class WhyBook {
   }
 
   private void remove(long rangeId, String policy) {
-    Map<String, EventProto> m = byRange.get(rangeId);
+    Map<String, Event> m = byRange.get(rangeId);
     if (m != null) {
       m.remove(policy);
     }

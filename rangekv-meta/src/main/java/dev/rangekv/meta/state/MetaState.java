@@ -1,13 +1,14 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.InvalidRuleException;
 import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.core.rangemap.RangeIds;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.EventProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -106,7 +107,7 @@ public final class MetaState implements MetaView {
             : new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, nodes, events, placement, ids);
       }
       case EVENTS -> {
-        EventLog next = events.append(cmd.getEvents().getEventsList(), at);
+        EventLog next = events.append(EventProtos.events(cmd.getEvents().getEventsList()), at);
         yield next == events ? this : with(mapVersion, table, nodes, next, placement);
       }
       case REMOVE_NODE -> {
@@ -275,7 +276,7 @@ public final class MetaState implements MetaView {
   }
 
   @Override
-  public List<EventProto> events(long afterSeq, int limit, long rangeId) {
+  public List<Event> events(long afterSeq, int limit, long rangeId) {
     return events.after(afterSeq, limit, rangeId);
   }
 
@@ -303,7 +304,7 @@ public final class MetaState implements MetaView {
     MetaSnapshot.Builder b = MetaSnapshot.newBuilder()
         .setMapVersion(mapVersion)
         .addAllNodes(nodes.values())
-        .addAllEvents(events.all())
+        .addAllEvents(EventProtos.protos(events.all()))
         .setNextEventSeq(events.nextSeq())
         .addAllRemovals(table.removals())
         .setPlacementVersion(placement.version())
@@ -330,7 +331,7 @@ public final class MetaState implements MetaView {
     snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
     RangeTable table = RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals());
     return new MetaState(limits, snapshot.getMapVersion(), table, nodes,
-        new EventLog(snapshot.getEventsList(), snapshot.getNextEventSeq(), limits.maxEvents()),
+        new EventLog(EventProtos.events(snapshot.getEventsList()), snapshot.getNextEventSeq(), limits.maxEvents()),
         PlacementProtos.rules(snapshot.getPlacementVersion(), snapshot.getPlacementRulesList()),
         snapshot.getNextRangeId() == 0 ? RangeIds.initial().seen(table.highestRangeId())
             : new RangeIds(snapshot.getNextRangeId()));

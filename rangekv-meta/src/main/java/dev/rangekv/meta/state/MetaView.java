@@ -1,8 +1,8 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.PlacementRules;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -57,7 +57,7 @@ public interface MetaView {
   List<NodeRecord> nodes();
 
   /** Kept events with seq above {@code afterSeq} (about {@code rangeId} unless 0), oldest first, at most {@code limit} (0 = all). */
-  List<EventProto> events(long afterSeq, int limit, long rangeId);
+  List<Event> events(long afterSeq, int limit, long rangeId);
 
   /** The placement rules in force, with their version. */
   default PlacementRules placementRules() {

@@ -25,6 +25,6 @@ class ControllerLoopTest {
       loop.stop();
       assertThat(loop.isRunning()).isFalse();
     }
-    assertThat(h.controller.why().decisions(1)).extracting(e -> e.getKind()).contains("no-split");
+    assertThat(h.controller.why().decisions(1)).extracting(e -> e.kind()).contains("no-split");
   }
 }

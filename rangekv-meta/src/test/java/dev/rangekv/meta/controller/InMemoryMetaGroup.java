@@ -1,6 +1,7 @@
 package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIdBlock;
@@ -11,6 +12,7 @@ import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.EventProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.util.ArrayList;
@@ -33,7 +35,7 @@ final class InMemoryMetaGroup implements MetaGroup {
   private volatile List<String> voters = List.of("n1", "n2", "n3");
   private RangeIds rangeIds = RangeIds.initial();
 
-  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<EventProto> events)
+  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<Event> events)
       implements MetaView {
     @Override
     public boolean provisional(long rangeId) {
@@ -63,9 +65,9 @@ final class InMemoryMetaGroup implements MetaGroup {
     }
 
     @Override
-    public List<EventProto> events(long afterSeq, int limit, long rangeId) {
-      List<EventProto> out = events.stream().filter(e -> e.getSeq() > afterSeq)
-          .filter(e -> rangeId == 0 || e.getRangeIdsList().contains(rangeId)).toList();
+    public List<Event> events(long afterSeq, int limit, long rangeId) {
+      List<Event> out = events.stream().filter(e -> e.seq() > afterSeq)
+          .filter(e -> rangeId == 0 || e.concerns(rangeId)).toList();
       return limit == 0 || out.size() <= limit ? out : out.subList(0, limit);
     }
   }
@@ -103,8 +105,9 @@ final class InMemoryMetaGroup implements MetaGroup {
     view = new View(1, sorted(ranges), List.copyOf(nodes), view.events());
   }
 
+  /** The logged events of {@code kind}, in their wire form (as {@code ListEvents} answers them). */
   List<EventProto> events(String kind) {
-    return view.events().stream().filter(e -> e.getKind().equals(kind)).toList();
+    return view.events().stream().filter(e -> e.kind().equals(kind)).map(EventProtos::proto).toList();
   }
 
   @Override
@@ -137,14 +140,10 @@ final class InMemoryMetaGroup implements MetaGroup {
       }
       case REPORT -> v = report(v, c.getReport().getRangesList());
       case EVENTS -> {
-        List<EventProto> events = new ArrayList<>(v.events());
-        long seq = events.isEmpty() ? 0 : events.get(events.size() - 1).getSeq();
+        List<Event> events = new ArrayList<>(v.events());
+        long seq = events.isEmpty() ? 0 : events.get(events.size() - 1).seq();
         for (EventProto e : c.getEvents().getEventsList()) {
-          EventProto.Builder b = e.toBuilder().setSeq(++seq);
-          if (e.getAtMillis() == 0) {
-            b.setAtMillis(c.getAtMillis());
-          }
-          events.add(b.build());
+          events.add(EventProtos.event(e).logged(++seq, c.getAtMillis()));
         }
         v = new View(v.mapVersion(), v.ranges(), v.nodes(), events);
       }

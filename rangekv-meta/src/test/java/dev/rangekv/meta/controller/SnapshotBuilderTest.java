@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -28,7 +27,7 @@ class SnapshotBuilderTest {
     public Optional<RangeDescriptorProto> range(long rangeId) { return inner.range(rangeId); }
     public GetMapResponse changesSince(long v) { return inner.changesSince(v); }
     public List<NodeRecord> nodes() { return inner.nodes(); }
-    public List<EventProto> events(long a, int l, long r) { return inner.events(a, l, r); }
+    public List<dev.rangekv.core.cluster.Event> events(long a, int l, long r) { return inner.events(a, l, r); }
   }
 
   @Test

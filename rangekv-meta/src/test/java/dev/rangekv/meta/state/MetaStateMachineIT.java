@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.core.rangemap.RangeIdBlock;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -66,7 +67,7 @@ class MetaStateMachineIT {
       assertThat(view.ranges()).containsExactly(range(1, "", "m", 2), range(2, "m", null, 2));
       assertThat(view.mapVersion()).isEqualTo(3);
       assertThat(view.nodes()).extracting(NodeRecord::getNodeId).containsExactly("n1", "n2");
-      assertThat(view.events(0, 0, 2)).extracting(EventProto::getSeq).containsExactly(1L);
+      assertThat(view.events(0, 0, 2)).extracting(Event::seq).containsExactly(1L);
 
       assertThatThrownBy(() -> propose(s, report(60, range(3, "z", "a", 9))))
           .isInstanceOf(ExecutionException.class)
@@ -90,7 +91,7 @@ class MetaStateMachineIT {
       MetaTestServer.await(s.group::isLeader, "n1 to lead again");
       MetaTestServer.await(() -> s.stateMachine.state().toSnapshot().equals(before), "the state to be restored");
       MetaView view = propose(s, events(80, EventProto.newBuilder().setKind("merge").build()));
-      assertThat(view.events(0, 0, 0)).extracting(EventProto::getSeq).containsExactly(1L, 2L, 3L);
+      assertThat(view.events(0, 0, 0)).extracting(Event::seq).containsExactly(1L, 2L, 3L);
       // the grants before the snapshot and after it (replayed from the log) are never granted again
       assertThat(s.group.allocateRangeIds(1).get(10, TimeUnit.SECONDS)).isEqualTo(new RangeIdBlock(8, 1));
     }

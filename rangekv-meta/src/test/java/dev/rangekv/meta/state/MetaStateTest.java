@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
@@ -139,11 +140,11 @@ class MetaStateTest {
         EventProto.newBuilder().setKind("move").addRangeIds(2).setAtMillis(7).build()));
     s = s.apply(events(200, EventProto.newBuilder().setKind("merge").addRangeIds(1).build(),
         EventProto.newBuilder().setKind("failed").addRangeIds(3).build()));
-    assertThat(s.events(0, 0, 0)).extracting(EventProto::getSeq).containsExactly(2L, 3L, 4L);
-    assertThat(s.events(0, 0, 0)).extracting(EventProto::getAtMillis).containsExactly(7L, 200L, 200L);
-    assertThat(s.events(2, 0, 0)).extracting(EventProto::getSeq).containsExactly(3L, 4L);
-    assertThat(s.events(0, 1, 0)).extracting(EventProto::getSeq).containsExactly(2L);
-    assertThat(s.events(0, 0, 1)).extracting(EventProto::getKind).containsExactly("merge");
+    assertThat(s.events(0, 0, 0)).extracting(Event::seq).containsExactly(2L, 3L, 4L);
+    assertThat(s.events(0, 0, 0)).extracting(Event::atMillis).containsExactly(7L, 200L, 200L);
+    assertThat(s.events(2, 0, 0)).extracting(Event::seq).containsExactly(3L, 4L);
+    assertThat(s.events(0, 1, 0)).extracting(Event::seq).containsExactly(2L);
+    assertThat(s.events(0, 0, 1)).extracting(Event::kind).containsExactly("merge");
     assertThat(s.nextEventSeq()).isEqualTo(5);
     assertThat(MetaState.fromSnapshot(s.toSnapshot(), s.limits()).toSnapshot()).isEqualTo(s.toSnapshot());
   }

@@ -1,10 +1,10 @@
 package dev.rangekv.server.observe;
 
+import dev.rangekv.core.cluster.Event;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.StatsBook;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.server.meta.MetaNode;
 import io.micrometer.core.instrument.Counter;
@@ -65,7 +65,7 @@ public final class MetaLeaderSampler {
         return;
       }
       MetaView view = group.get().view();
-      List<EventProto> events = view.events(leading ? lastSeq : 0, 0, 0);
+      List<Event> events = view.events(leading ? lastSeq : 0, 0, 0);
       if (!leading) {
         // a new term here: count from now on, and start a fresh heat map
         leading = true;
@@ -74,7 +74,7 @@ public final class MetaLeaderSampler {
         events.forEach(this::count);
       }
       if (!events.isEmpty()) {
-        lastSeq = events.get(events.size() - 1).getSeq();
+        lastSeq = events.get(events.size() - 1).seq();
       }
       movesInFlight = controller.get().movesInFlight().size();
       if (!view.ranges().isEmpty()) { // empty until the meta range is bootstrapped
@@ -86,15 +86,15 @@ public final class MetaLeaderSampler {
     }
   }
 
-  private void count(EventProto e) {
+  private void count(Event e) {
     Counter.builder("rangekv.controller.events").description("controller events logged, by kind")
-        .tag("kind", e.getKind()).register(registry).increment();
-    if (e.getKind().endsWith("-declined")) {
+        .tag("kind", e.kind()).register(registry).increment();
+    if (e.kind().endsWith("-declined")) {
       Counter.builder("rangekv.controller.declined").description("declined decisions logged, by kind and reason")
-          .tag("kind", e.getKind()).tag("reason", reasonLabel(e.getReason())).register(registry).increment();
-    } else if (e.getKind().startsWith("alert-")) {
+          .tag("kind", e.kind()).tag("reason", reasonLabel(e.reason())).register(registry).increment();
+    } else if (e.kind().startsWith("alert-")) {
       Counter.builder("rangekv.controller.alerts").description("alerts logged, by kind")
-          .tag("kind", e.getKind().substring("alert-".length())).register(registry).increment();
+          .tag("kind", e.kind().substring("alert-".length())).register(registry).increment();
     }
   }
 

@@ -48,15 +48,15 @@ class MetaGrowthIT {
       // says it committed. Stopping n1 before that leaves n2 and n3 in the joint configuration with the
       // old voters [n1, n2], which cannot elect without n1.
       Await.until(Duration.ofSeconds(30), "the growth's meta-voters event", () -> leaderGroup().view()
-          .events(0, 0, 0).stream().anyMatch(e -> e.getKind().equals("meta-voters")
-              && List.of("n1", "n2", "n3").stream().allMatch(id -> e.getDetail().replaceAll(".*->", "").contains(id))));
+          .events(0, 0, 0).stream().anyMatch(e -> e.kind().equals("meta-voters")
+              && List.of("n1", "n2", "n3").stream().allMatch(id -> e.detail().replaceAll(".*->", "").contains(id))));
       assertThat(group(3)).as("n4 hosts no meta replica").isEmpty();
 
       nodes[0].close();
       awaitVoters(List.of("n2", "n3", "n4"), "n1's voter replaced by n4 under a new meta leader");
       Await.until(Duration.ofSeconds(30), "the replacement's meta-voters event", () -> leaderGroup().view()
-          .events(0, 0, 0).stream().anyMatch(e -> e.getKind().equals("meta-voters")
-              && e.getReason().equals("meta voter on a dead node") && e.getDetail().endsWith("[n4, n2, n3]")));
+          .events(0, 0, 0).stream().anyMatch(e -> e.kind().equals("meta-voters")
+              && e.reason().equals("meta voter on a dead node") && e.detail().endsWith("[n4, n2, n3]")));
 
       long restartedAt = System.currentTimeMillis();
       nodes[0] = RangeKvNode.start(configs.get(0));

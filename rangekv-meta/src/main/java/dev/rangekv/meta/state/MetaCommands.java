@@ -1,0 +1,22 @@
+package dev.rangekv.meta.state;
+
+import dev.rangekv.core.cluster.Event;
+import dev.rangekv.proto.convert.EventProtos;
+import dev.rangekv.proto.meta.AppendEvents;
+import dev.rangekv.proto.meta.MetaCommand;
+import java.util.List;
+
+/**
+ * Encodes core values as meta range commands, so proposers above the state (the controller, the
+ * service adapters) hand over core records and the wire form of a log entry is decided here and in
+ * {@link MetaState#apply}, its decoder. Stateless.
+ */
+public final class MetaCommands {
+  private MetaCommands() {}
+
+  /** Appends {@code events} to the event log; {@code atMillis} stamps those without their own time. */
+  public static MetaCommand appendEvents(List<Event> events, long atMillis) {
+    return MetaCommand.newBuilder().setAtMillis(atMillis)
+        .setEvents(AppendEvents.newBuilder().addAllEvents(EventProtos.protos(events))).build();
+  }
+}
