@@ -5,6 +5,7 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.controller.OperatorPlanner;
 import dev.rangekv.core.key.Key;
@@ -14,7 +15,6 @@ import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
@@ -83,9 +83,9 @@ final class AdminOperations {
   private Set<String> liveNodeIds() {
     long now = clock.getAsLong();
     Set<String> out = new HashSet<>();
-    for (NodeRecord n : meta.view().nodes()) {
-      if (now - n.getLastHeartbeatMillis() <= config.deadNodeTimeoutMillis()) {
-        out.add(n.getNodeId());
+    for (NodeInfo n : meta.view().nodes()) {
+      if (now - n.lastHeartbeatMillis() <= config.deadNodeTimeoutMillis()) {
+        out.add(n.nodeId());
       }
     }
     return out;
@@ -136,8 +136,8 @@ final class AdminOperations {
         throw new AdminRejectedException("replica", "node " + to + " already holds a replica of r" + rangeId);
       }
       var rule = meta.view().placementRules().ruleFor(ProtoValues.descriptor(d));
-      var target = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(to)).findFirst()
-          .map(SnapshotBuilder::node);
+      var target = meta.view().nodes().stream().filter(n -> n.nodeId().equals(to)).findFirst()
+          .map(NodeInfo::stats);
       if (rule.isPresent() && target.isPresent() && !rule.get().allows(target.get())) {
         // the placement policy would only move it back
         throw new AdminRejectedException("placement.rule", "the placement rule " + rule.get() + " forbids node " + to
@@ -216,7 +216,7 @@ final class AdminOperations {
   }
 
   void node(String nodeId) {
-    if (meta.view().nodes().stream().noneMatch(n -> n.getNodeId().equals(nodeId))) {
+    if (meta.view().nodes().stream().noneMatch(n -> n.nodeId().equals(nodeId))) {
       throw new AdminRejectedException("node_id", "unknown node '" + nodeId + "'");
     }
   }

@@ -6,6 +6,7 @@ import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.SplitEvent;
 import dev.rangekv.core.controller.ControllerPlanner;
@@ -19,7 +20,6 @@ import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
@@ -171,7 +171,7 @@ public final class Controller {
     preempt(plan, nowMillis);
     state = plan.next();
     stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
-    stats.retainNodes(view.nodes().stream().map(NodeRecord::getNodeId).toList());
+    stats.retainNodes(view.nodes().stream().map(NodeInfo::nodeId).toList());
     why.record(plan, built, config, nowMillis);
     Map<Long, String> violations = new HashMap<>();
     for (PlacementPlan.Report r : plan.placement().reports()) {
@@ -186,7 +186,7 @@ public final class Controller {
     }
     advance(nowMillis);
     Set<String> live = new HashSet<>(built.snapshot().liveNodeIds(nowMillis, config.deadNodeTimeoutMillis()));
-    metaVoters.placeIfDue(view.nodes().stream().filter(n -> live.contains(n.getNodeId())).toList(), view.nodes());
+    metaVoters.placeIfDue(view.nodes().stream().filter(n -> live.contains(n.nodeId())).toList(), view.nodes());
     return Optional.of(plan);
   }
 

@@ -1,7 +1,7 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -31,8 +31,8 @@ final class MetaAnswers {
 
   StatusRuntimeException notLeader() {
     String leader = meta.leaderNodeId().orElse("");
-    String address = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(leader))
-        .map(NodeRecord::getAddress).findFirst().orElse("");
+    String address = meta.view().nodes().stream().filter(n -> n.nodeId().equals(leader))
+        .map(NodeInfo::address).findFirst().orElse("");
     return RangeKvErrors.toStatusException(RangeKvErrors.notLeader(0, leader, address, true));
   }
 

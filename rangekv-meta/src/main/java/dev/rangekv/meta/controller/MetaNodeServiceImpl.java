@@ -1,12 +1,14 @@
 package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.meta.AllocateRangeIdsRequest;
 import dev.rangekv.proto.meta.AllocateRangeIdsResponse;
 import dev.rangekv.proto.meta.HeartbeatRequest;
@@ -75,7 +77,7 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
       out.onError(MetaAnswers.invalid("node_id", "a node registers with a node id and a client address"));
       return;
     }
-    boolean known = meta.view().nodes().stream().anyMatch(n -> n.getNodeId().equals(node.getNodeId()));
+    boolean known = meta.view().nodes().stream().anyMatch(n -> n.nodeId().equals(node.getNodeId()));
     long now = clock.getAsLong();
     controller.stats().recordRegistration(HeartbeatRequest.newBuilder().setNode(node).build());
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
@@ -85,7 +87,7 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
           List.of(), "node registered", "node " + node.getNodeId() + " at " + node.getAddress()
               + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()), now)), now)));
     }
-    answers.reply(out, applied, v -> RegisterNodeResponse.newBuilder().addAllNodes(v.nodes()).build());
+    answers.reply(out, applied, v -> RegisterNodeResponse.newBuilder().addAllNodes(NodeProtos.protos(v.nodes())).build());
   }
 
   @Override
@@ -118,8 +120,8 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
         v -> {
           List<String> voters = meta.voterIds();
           return HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).addAllMetaVoterNodeIds(voters)
-              .addAllMetaVoterAddresses(v.nodes().stream().filter(n -> voters.contains(n.getNodeId()))
-                  .map(NodeRecord::getAddress).toList())
+              .addAllMetaVoterAddresses(v.nodes().stream().filter(n -> voters.contains(n.nodeId()))
+                  .map(NodeInfo::address).toList())
               .build();
         });
   }

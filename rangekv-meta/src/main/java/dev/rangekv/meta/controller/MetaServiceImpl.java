@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.InvalidRuleException;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.PlacementRule;
 import dev.rangekv.core.placement.RuleCheck;
@@ -27,7 +28,6 @@ import dev.rangekv.proto.ListRangeStatsResponse;
 import dev.rangekv.proto.LookupRequest;
 import dev.rangekv.proto.LookupResponse;
 import dev.rangekv.proto.MetaServiceGrpc;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.PreSplitRequest;
 import dev.rangekv.proto.PreSplitResponse;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -42,6 +42,7 @@ import dev.rangekv.proto.WatchRangesRequest;
 import dev.rangekv.proto.WhyRequest;
 import dev.rangekv.proto.WhyResponse;
 import dev.rangekv.proto.convert.EventProtos;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
@@ -172,10 +173,10 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     long dead = controller.config().deadNodeTimeoutMillis();
     ListNodesResponse.Builder b = ListNodesResponse.newBuilder().setMetaLeaderNodeId(meta.leaderNodeId().orElse(""))
         .addAllMetaVoterNodeIds(meta.voterIds());
-    for (NodeRecord n : meta.view().nodes()) {
-      b.addNodes(n);
-      if (now - n.getLastHeartbeatMillis() <= dead) {
-        b.addLiveNodeIds(n.getNodeId());
+    for (NodeInfo n : meta.view().nodes()) {
+      b.addNodes(NodeProtos.proto(n));
+      if (now - n.lastHeartbeatMillis() <= dead) {
+        b.addLiveNodeIds(n.nodeId());
       }
     }
     MetaAnswers.answer(out, b.build());
@@ -259,15 +260,15 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       return;
     }
     String id = req.getNodeId();
-    Optional<NodeRecord> node = meta.view().nodes().stream().filter(n -> n.getNodeId().equals(id)).findFirst();
+    Optional<NodeInfo> node = meta.view().nodes().stream().filter(n -> n.nodeId().equals(id)).findFirst();
     if (node.isEmpty()) {
       out.onError(MetaAnswers.invalid("node_id", "no node " + id + " in the cluster"));
       return;
     }
     long now = clock.getAsLong();
-    if (now - node.get().getLastHeartbeatMillis() <= controller.config().deadNodeTimeoutMillis()) {
+    if (now - node.get().lastHeartbeatMillis() <= controller.config().deadNodeTimeoutMillis()) {
       out.onError(MetaAnswers.invalid("node.live", "node " + id + " is live (heard from "
-          + (now - node.get().getLastHeartbeatMillis()) + " ms ago): stop it first, then remove it once it is dead"));
+          + (now - node.get().lastHeartbeatMillis()) + " ms ago): stop it first, then remove it once it is dead"));
       return;
     }
     if (meta.voterIds().contains(id)) {
@@ -286,8 +287,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
         .setRemoveNode(dev.rangekv.proto.meta.RemoveNode.newBuilder().setNodeId(id)).build())
         .thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("node-removed", List.of(),
-            "removed by an operator", "node " + id + " at " + node.get().getAddress() + " forgotten", now)), now)));
-    answers.reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(node.get()).build());
+            "removed by an operator", "node " + id + " at " + node.get().address() + " forgotten", now)), now)));
+    answers.reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(NodeProtos.proto(node.get())).build());
   }
 
   /**
@@ -308,7 +309,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       return;
     }
     long now = clock.getAsLong();
-    List<NodeStats> known = meta.view().nodes().stream().map(SnapshotBuilder::node).toList();
+    List<NodeStats> known = meta.view().nodes().stream().map(NodeInfo::stats).toList();
     java.util.Set<String> live = new java.util.HashSet<>();
     known.stream().filter(n -> n.isLive(now, controller.config().deadNodeTimeoutMillis()))
         .forEach(n -> live.add(n.nodeId()));

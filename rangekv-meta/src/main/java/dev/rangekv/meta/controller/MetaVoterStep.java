@@ -1,9 +1,9 @@
 package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
@@ -48,25 +48,25 @@ final class MetaVoterStep {
   }
 
   /** The change due now, given the live nodes' records; empty when the voters are where they should be. */
-  Optional<MetaVoterPolicy.Change> due(List<NodeRecord> liveNodes) {
+  Optional<MetaVoterPolicy.Change> due(List<NodeInfo> liveNodes) {
     Map<String, String> zones = liveNodes.stream()
-        .collect(Collectors.toMap(NodeRecord::getNodeId, NodeRecord::getZone, (a, b) -> a));
+        .collect(Collectors.toMap(NodeInfo::nodeId, NodeInfo::zone, (a, b) -> a));
     return MetaVoterPolicy.next(meta.voterIds(), meta.leaderNodeId(), zones, TARGET_VOTERS);
   }
 
   /** Starts the change due now, unless one is running; returns at once. */
-  void placeIfDue(List<NodeRecord> liveNodes, List<NodeRecord> nodes) {
+  void placeIfDue(List<NodeInfo> liveNodes, List<NodeInfo> nodes) {
     Optional<MetaVoterPolicy.Change> change = due(liveNodes);
     if (change.isEmpty() || !running.compareAndSet(false, true)) {
       return;
     }
-    Map<String, NodeRecord> byId = nodes.stream()
-        .collect(Collectors.toMap(NodeRecord::getNodeId, Function.identity(), (a, b) -> a));
+    Map<String, NodeInfo> byId = nodes.stream()
+        .collect(Collectors.toMap(NodeInfo::nodeId, Function.identity(), (a, b) -> a));
     List<String> before = meta.voterIds();
     MetaVoterPolicy.Change c = change.get();
     CompletableFuture<Void> done;
     try {
-      List<NodeRecord> voters = c.voters().stream().map(id -> recordOf(byId, id)).toList();
+      List<NodeInfo> voters = c.voters().stream().map(id -> recordOf(byId, id)).toList();
       done = prepare(recordOf(byId, c.added()), voters).thenCompose(v -> meta.changeVoters(voters));
     } catch (RuntimeException e) {
       done = CompletableFuture.failedFuture(e);
@@ -91,18 +91,18 @@ final class MetaVoterStep {
     });
   }
 
-  private CompletableFuture<Void> prepare(NodeRecord node, List<NodeRecord> voters) {
+  private CompletableFuture<Void> prepare(NodeInfo node, List<NodeInfo> voters) {
     PrepareMetaReplicaRequest.Builder request = PrepareMetaReplicaRequest.newBuilder();
-    for (NodeRecord v : voters) {
-      request.addVoters(RaftReplica.newBuilder().setNodeId(v.getNodeId()).setRaftAddress(v.getRaftAddress())
-          .setClientAddress(v.getAddress()));
+    for (NodeInfo v : voters) {
+      request.addVoters(RaftReplica.newBuilder().setNodeId(v.nodeId()).setRaftAddress(v.raftAddress())
+          .setClientAddress(v.address()));
     }
-    return UnaryCalls.future(ReplicaServiceGrpc.newStub(channels.apply(node.getAddress()))
+    return UnaryCalls.future(ReplicaServiceGrpc.newStub(channels.apply(node.address()))
         .withDeadlineAfter(30, TimeUnit.SECONDS)::prepareMetaReplica, request.build()).thenApply(answer -> null);
   }
 
-  private static NodeRecord recordOf(Map<String, NodeRecord> byId, String nodeId) {
-    NodeRecord n = byId.get(nodeId);
+  private static NodeInfo recordOf(Map<String, NodeInfo> byId, String nodeId) {
+    NodeInfo n = byId.get(nodeId);
     if (n == null) {
       throw new IllegalStateException("node " + nodeId + " has no record in the meta range");
     }

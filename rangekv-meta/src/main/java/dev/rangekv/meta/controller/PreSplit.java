@@ -5,6 +5,7 @@ import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
@@ -12,7 +13,6 @@ import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.split.PreSplitPlan;
 import dev.rangekv.core.split.PreSplitPlanner;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayDeque;
@@ -65,8 +65,8 @@ final class PreSplit {
     List<Key> points = points(keys, uniform);
     long now = clock.getAsLong();
     List<NodeStats> live = new ArrayList<>();
-    for (NodeRecord n : meta.view().nodes()) {
-      NodeStats s = SnapshotBuilder.node(n);
+    for (NodeInfo n : meta.view().nodes()) {
+      NodeStats s = n.stats();
       if (s.isLive(now, config.deadNodeTimeoutMillis())) {
         live.add(s);
       }

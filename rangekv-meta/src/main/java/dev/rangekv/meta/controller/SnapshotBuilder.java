@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.ClusterSnapshot;
 import dev.rangekv.core.cluster.Move;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.cluster.SplitEvent;
@@ -10,7 +11,6 @@ import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
@@ -49,9 +49,9 @@ public final class SnapshotBuilder {
   public static Built build(MetaView view, StatsBook stats, List<Move> movesInFlight, List<SplitEvent> recentSplits) {
     List<NodeStats> nodes = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (NodeRecord n : view.nodes()) {
-      if (!n.getNodeId().isEmpty() && seen.add(n.getNodeId())) {
-        nodes.add(node(n));
+    for (NodeInfo n : view.nodes()) {
+      if (!n.nodeId().isEmpty() && seen.add(n.nodeId())) {
+        nodes.add(n.stats());
       }
     }
     List<RangeStats> ranges = new ArrayList<>();
@@ -72,13 +72,6 @@ public final class SnapshotBuilder {
     }
     return new Built(new ClusterSnapshot(nodes, ranges, movesInFlight, recentSplits, view.placementRules()),
         unmeasured);
-  }
-
-  /** A node record as the policies see it; a {@code zone} label (only the zone field counts) is dropped. */
-  public static NodeStats node(NodeRecord n) {
-    java.util.Map<String, String> labels = new java.util.HashMap<>(n.getLabelsMap());
-    labels.remove(NodeStats.ZONE_LABEL);
-    return new NodeStats(n.getNodeId(), n.getZone(), n.getCapacityBytes(), n.getLastHeartbeatMillis(), labels);
   }
 
   static boolean sameSpan(RangeDescriptorProto a, RangeDescriptorProto b) {

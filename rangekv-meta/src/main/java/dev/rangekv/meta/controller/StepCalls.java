@@ -1,10 +1,10 @@
 package dev.rangekv.meta.controller;
 
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.admin.AddReplicaRequest;
@@ -215,7 +215,7 @@ final class StepCalls {
     if (nodeId.isEmpty()) {
       return Optional.empty();
     }
-    return view.nodes().stream().filter(n -> n.getNodeId().equals(nodeId)).map(NodeRecord::getAddress)
+    return view.nodes().stream().filter(n -> n.nodeId().equals(nodeId)).map(NodeInfo::address)
         .filter(a -> !a.isEmpty()).findFirst();
   }
 

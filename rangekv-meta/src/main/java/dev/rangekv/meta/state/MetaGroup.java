@@ -1,7 +1,7 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rangemap.RangeIdBlock;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.util.List;
 import java.util.Optional;
@@ -38,5 +38,5 @@ public interface MetaGroup {
    * On the leader: makes {@code voters} (with their Raft addresses) the meta range's voters; completes
    * when the new configuration is committed. Added voters must host an empty meta replica already.
    */
-  CompletableFuture<Void> changeVoters(List<NodeRecord> voters);
+  CompletableFuture<Void> changeVoters(List<NodeInfo> voters);
 }

@@ -3,12 +3,13 @@ package dev.rangekv.meta.state;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.InvalidRuleException;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.EventProtos;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -39,12 +40,12 @@ public final class MetaState implements MetaView {
   private final MetaLimits limits;
   private final long mapVersion;
   private final RangeTable table;
-  private final TreeMap<String, NodeRecord> nodes;
+  private final TreeMap<String, NodeInfo> nodes;
   private final EventLog events;
   private final PlacementRules placement;
   private final RangeIds rangeIds;
 
-  private MetaState(MetaLimits limits, long mapVersion, RangeTable table, TreeMap<String, NodeRecord> nodes,
+  private MetaState(MetaLimits limits, long mapVersion, RangeTable table, TreeMap<String, NodeInfo> nodes,
       EventLog events, PlacementRules placement, RangeIds rangeIds) {
     this.limits = limits;
     this.mapVersion = mapVersion;
@@ -56,7 +57,7 @@ public final class MetaState implements MetaView {
   }
 
   /** A state with these map, nodes, events and placement, and this state's range-id allocator. */
-  private MetaState with(long version, RangeTable t, TreeMap<String, NodeRecord> n, EventLog e, PlacementRules p) {
+  private MetaState with(long version, RangeTable t, TreeMap<String, NodeInfo> n, EventLog e, PlacementRules p) {
     return new MetaState(limits, version, t, n, e, p, rangeIds);
   }
 
@@ -83,20 +84,20 @@ public final class MetaState implements MetaView {
           yield this;
         }
         RangeTable next = table.bootstrap(cmd.getBootstrap().getRangesList(), mapVersion + 1);
-        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
-        cmd.getBootstrap().getNodesList().forEach(r -> register(n, r, at));
+        TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
+        cmd.getBootstrap().getNodesList().forEach(r -> register(n, NodeProtos.node(r), at));
         yield new MetaState(limits, mapVersion + 1, next, n, events, placement,
             seen(cmd.getBootstrap().getRangesList()));
       }
       case REGISTER_NODE -> {
-        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
-        register(n, cmd.getRegisterNode(), at);
+        TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
+        register(n, NodeProtos.node(cmd.getRegisterNode()), at);
         yield with(mapVersion, table, n, events, placement);
       }
       case HEARTBEAT -> {
         RangeTable next = reconcile(cmd.getHeartbeat().getRangesList());
-        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
-        heartbeat(n, cmd.getHeartbeat().getNode(), at);
+        TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
+        heartbeat(n, NodeProtos.node(cmd.getHeartbeat().getNode()), at);
         yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events, placement,
             seen(cmd.getHeartbeat().getRangesList()));
       }
@@ -114,7 +115,7 @@ public final class MetaState implements MetaView {
         if (!nodes.containsKey(cmd.getRemoveNode().getNodeId())) {
           yield this;
         }
-        TreeMap<String, NodeRecord> n = new TreeMap<>(nodes);
+        TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
         n.remove(cmd.getRemoveNode().getNodeId());
         yield with(mapVersion, table, n, events, placement);
       }
@@ -167,46 +168,42 @@ public final class MetaState implements MetaView {
     return table.report(reported, mapVersion + 1);
   }
 
-  private static void register(TreeMap<String, NodeRecord> nodes, NodeRecord r, long at) {
+  /**
+   * Identity fields (client and Raft address, zone, labels, capacity) as sent; the HTTP address and the
+   * heartbeat summary stay as known (none for a new node); stamped {@code at}.
+   */
+  private static void register(TreeMap<String, NodeInfo> nodes, NodeInfo r, long at) {
     checkNodeId(r);
-    NodeRecord old = nodes.get(r.getNodeId());
-    NodeRecord.Builder b = old == null ? NodeRecord.newBuilder().setNodeId(r.getNodeId()) : old.toBuilder();
-    nodes.put(r.getNodeId(), b.setAddress(r.getAddress())
-        .setRaftAddress(r.getRaftAddress())
-        .setZone(r.getZone())
-        .setCapacityBytes(r.getCapacityBytes())
-        .clearLabels().putAllLabels(r.getLabelsMap())
-        .setLastHeartbeatMillis(at)
-        .build());
+    NodeInfo old = nodes.get(r.nodeId());
+    String http = old == null ? "" : old.httpAddress();
+    NodeInfo.Heartbeat summary = old == null ? NodeInfo.Heartbeat.at(at) : old.heartbeat().withAtMillis(at);
+    nodes.put(r.nodeId(), new NodeInfo(r.nodeId(), new NodeInfo.Addresses(r.address(), r.raftAddress(), http),
+        r.zone(), r.labels(), r.capacityBytes(), summary));
   }
 
-  /** Summary fields as sent; identity fields as sent unless left empty (then the known ones stay). */
-  private static void heartbeat(TreeMap<String, NodeRecord> nodes, NodeRecord r, long at) {
+  /**
+   * Summary fields and HTTP address as sent; identity fields as sent unless left empty (then the known
+   * ones stay); stamped {@code at}.
+   */
+  private static void heartbeat(TreeMap<String, NodeInfo> nodes, NodeInfo r, long at) {
     checkNodeId(r);
-    NodeRecord old = nodes.get(r.getNodeId());
-    NodeRecord.Builder b = r.toBuilder().setLastHeartbeatMillis(at);
+    NodeInfo old = nodes.get(r.nodeId());
+    NodeInfo next = r.withHeartbeat(r.heartbeat().withAtMillis(at));
     if (old != null) {
-      if (r.getAddress().isEmpty()) {
-        b.setAddress(old.getAddress());
-      }
-      if (r.getRaftAddress().isEmpty()) {
-        b.setRaftAddress(old.getRaftAddress());
-      }
-      if (r.getZone().isEmpty()) {
-        b.setZone(old.getZone());
-      }
-      if (r.getCapacityBytes() == 0) {
-        b.setCapacityBytes(old.getCapacityBytes());
-      }
-      if (r.getLabelsMap().isEmpty()) {
-        b.putAllLabels(old.getLabelsMap());
-      }
+      next = new NodeInfo(r.nodeId(), new NodeInfo.Addresses(
+              r.address().isEmpty() ? old.address() : r.address(),
+              r.raftAddress().isEmpty() ? old.raftAddress() : r.raftAddress(),
+              r.httpAddress()),
+          r.zone().isEmpty() ? old.zone() : r.zone(),
+          r.labels().isEmpty() ? old.labels() : r.labels(),
+          r.capacityBytes() == 0 ? old.capacityBytes() : r.capacityBytes(),
+          next.heartbeat());
     }
-    nodes.put(r.getNodeId(), b.build());
+    nodes.put(r.nodeId(), next);
   }
 
-  private static void checkNodeId(NodeRecord r) {
-    if (r.getNodeId().isEmpty()) {
+  private static void checkNodeId(NodeInfo r) {
+    if (r.nodeId().isEmpty()) {
       throw new MalformedMetaCommandException("node record without node id");
     }
   }
@@ -266,12 +263,12 @@ public final class MetaState implements MetaView {
   }
 
   @Override
-  public List<NodeRecord> nodes() {
+  public List<NodeInfo> nodes() {
     return List.copyOf(nodes.values());
   }
 
   /** The record of {@code nodeId}, when registered. */
-  public Optional<NodeRecord> node(String nodeId) {
+  public Optional<NodeInfo> node(String nodeId) {
     return Optional.ofNullable(nodes.get(nodeId));
   }
 
@@ -303,7 +300,7 @@ public final class MetaState implements MetaView {
   public MetaSnapshot toSnapshot() {
     MetaSnapshot.Builder b = MetaSnapshot.newBuilder()
         .setMapVersion(mapVersion)
-        .addAllNodes(nodes.values())
+        .addAllNodes(NodeProtos.protos(List.copyOf(nodes.values())))
         .addAllEvents(EventProtos.protos(events.all()))
         .setNextEventSeq(events.nextSeq())
         .addAllRemovals(table.removals())
@@ -327,8 +324,8 @@ public final class MetaState implements MetaView {
    * @throws MalformedMetaCommandException when the snapshot's ranges do not tile
    */
   public static MetaState fromSnapshot(MetaSnapshot snapshot, MetaLimits limits) {
-    TreeMap<String, NodeRecord> nodes = new TreeMap<>();
-    snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
+    TreeMap<String, NodeInfo> nodes = new TreeMap<>();
+    snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), NodeProtos.node(n)));
     RangeTable table = RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals());
     return new MetaState(limits, snapshot.getMapVersion(), table, nodes,
         new EventLog(EventProtos.events(snapshot.getEventsList()), snapshot.getNextEventSeq(), limits.maxEvents()),

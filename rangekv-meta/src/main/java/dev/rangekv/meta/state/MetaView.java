@@ -2,9 +2,9 @@ package dev.rangekv.meta.state;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.PlacementRules;
 import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +54,7 @@ public interface MetaView {
   GetMapResponse changesSince(long sinceVersion);
 
   /** Registered nodes, by node id. */
-  List<NodeRecord> nodes();
+  List<NodeInfo> nodes();
 
   /** Kept events with seq above {@code afterSeq} (about {@code rangeId} unless 0), oldest first, at most {@code limit} (0 = all). */
   List<Event> events(long afterSeq, int limit, long rangeId);

@@ -1,8 +1,8 @@
 package dev.rangekv.meta.state;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rangemap.RangeIdBlock;
-import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.AllocateRangeIds;
 import dev.rangekv.proto.meta.MetaApplyReply;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -88,13 +88,13 @@ public final class RaftMetaGroup implements MetaGroup {
   }
 
   @Override
-  public CompletableFuture<Void> changeVoters(List<NodeRecord> voters) {
+  public CompletableFuture<Void> changeVoters(List<NodeInfo> voters) {
     if (!isLeader()) {
       return CompletableFuture.failedFuture(new NotMetaLeaderException(leaderNodeId(), "not the meta leader"));
     }
     try {
       List<RaftPeer> current = List.copyOf(server.getDivision(MetaGroups.GROUP_ID).getRaftConf().getCurrentPeers());
-      List<RaftPeer> next = voters.stream().map(n -> MetaGroups.peer(n.getNodeId(), n.getRaftAddress())).toList();
+      List<RaftPeer> next = voters.stream().map(n -> MetaGroups.peer(n.nodeId(), n.raftAddress())).toList();
       SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
           .setServersInNewConf(next)
           .setServersInCurrentConf(current)

@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIdBlock;
@@ -13,6 +14,7 @@ import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.EventProtos;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ final class InMemoryMetaGroup implements MetaGroup {
   private volatile List<String> voters = List.of("n1", "n2", "n3");
   private RangeIds rangeIds = RangeIds.initial();
 
-  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, List<Event> events)
+  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeInfo> nodes, List<Event> events)
       implements MetaView {
     @Override
     public boolean provisional(long rangeId) {
@@ -83,11 +85,11 @@ final class InMemoryMetaGroup implements MetaGroup {
   }
 
   @Override
-  public CompletableFuture<Void> changeVoters(List<NodeRecord> next) {
+  public CompletableFuture<Void> changeVoters(List<NodeInfo> next) {
     if (!leader) {
       return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
     }
-    voters = next.stream().map(NodeRecord::getNodeId).sorted().toList();
+    voters = next.stream().map(NodeInfo::nodeId).sorted().toList();
     return CompletableFuture.completedFuture(null);
   }
 
@@ -102,7 +104,7 @@ final class InMemoryMetaGroup implements MetaGroup {
 
   /** Installs a map and nodes directly (bootstrap). */
   synchronized void bootstrap(List<RangeDescriptorProto> ranges, List<NodeRecord> nodes) {
-    view = new View(1, sorted(ranges), List.copyOf(nodes), view.events());
+    view = new View(1, sorted(ranges), NodeProtos.nodes(nodes), view.events());
   }
 
   /** The logged events of {@code kind}, in their wire form (as {@code ListEvents} answers them). */
@@ -165,10 +167,11 @@ final class InMemoryMetaGroup implements MetaGroup {
     return CompletableFuture.completedFuture(g.block());
   }
 
-  private static View withNode(View v, NodeRecord n) {
-    Map<String, NodeRecord> nodes = new LinkedHashMap<>();
-    v.nodes().forEach(x -> nodes.put(x.getNodeId(), x));
-    nodes.put(n.getNodeId(), n);
+  private static View withNode(View v, NodeRecord record) {
+    NodeInfo n = NodeProtos.node(record);
+    Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+    v.nodes().forEach(x -> nodes.put(x.nodeId(), x));
+    nodes.put(n.nodeId(), n);
     return new View(v.mapVersion(), v.ranges(), List.copyOf(nodes.values()), v.events());
   }
 

@@ -26,7 +26,7 @@ class SnapshotBuilderTest {
     public RangeDescriptorProto lookup(ByteString key) { return inner.lookup(key); }
     public Optional<RangeDescriptorProto> range(long rangeId) { return inner.range(rangeId); }
     public GetMapResponse changesSince(long v) { return inner.changesSince(v); }
-    public List<NodeRecord> nodes() { return inner.nodes(); }
+    public List<dev.rangekv.core.cluster.NodeInfo> nodes() { return inner.nodes(); }
     public List<dev.rangekv.core.cluster.Event> events(long a, int l, long r) { return inner.events(a, l, r); }
   }
 

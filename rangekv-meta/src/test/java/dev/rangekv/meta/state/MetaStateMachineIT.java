@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -66,7 +67,7 @@ class MetaStateMachineIT {
       }
       assertThat(view.ranges()).containsExactly(range(1, "", "m", 2), range(2, "m", null, 2));
       assertThat(view.mapVersion()).isEqualTo(3);
-      assertThat(view.nodes()).extracting(NodeRecord::getNodeId).containsExactly("n1", "n2");
+      assertThat(view.nodes()).extracting(NodeInfo::nodeId).containsExactly("n1", "n2");
       assertThat(view.events(0, 0, 2)).extracting(Event::seq).containsExactly(1L);
 
       assertThatThrownBy(() -> propose(s, report(60, range(3, "z", "a", 9))))

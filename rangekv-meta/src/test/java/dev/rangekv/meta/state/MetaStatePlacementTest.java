@@ -58,8 +58,8 @@ class MetaStatePlacementTest {
     MetaState s = MetaState.empty().apply(MetaCommand.newBuilder().setAtMillis(1).setRegisterNode(n).build())
         .apply(MetaCommand.newBuilder().setAtMillis(2).setHeartbeat(dev.rangekv.proto.meta.NodeHeartbeat.newBuilder()
             .setNode(NodeRecord.newBuilder().setNodeId("n1"))).build());
-    assertThat(s.node("n1").orElseThrow().getLabelsMap()).containsEntry("disk", "ssd");
-    assertThat(MetaState.fromSnapshot(s.toSnapshot()).node("n1").orElseThrow().getLabelsMap())
+    assertThat(s.node("n1").orElseThrow().labels()).containsEntry("disk", "ssd");
+    assertThat(MetaState.fromSnapshot(s.toSnapshot()).node("n1").orElseThrow().labels())
         .containsEntry("disk", "ssd");
   }
 }

@@ -40,7 +40,7 @@ class MetaStateSpanTest {
       @Override public RangeDescriptorProto lookup(ByteString key) { return s.lookup(key); }
       @Override public java.util.Optional<RangeDescriptorProto> range(long rangeId) { return s.range(rangeId); }
       @Override public dev.rangekv.proto.GetMapResponse changesSince(long v) { return s.changesSince(v); }
-      @Override public List<dev.rangekv.proto.NodeRecord> nodes() { return s.nodes(); }
+      @Override public List<dev.rangekv.core.cluster.NodeInfo> nodes() { return s.nodes(); }
       @Override public List<dev.rangekv.core.cluster.Event> events(long a, int l, long r) { return List.of(); }
     };
     for (String key : List.of("", "c", "d", "g", "x")) {

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.Bootstrap;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -47,7 +49,7 @@ class MetaStateTest {
   void bootstrap_installsTheMap_onlyWhileEmpty() {
     assertThat(boot.mapVersion()).isEqualTo(1);
     assertThat(boot.ranges()).containsExactly(range(1, "", null, 1));
-    assertThat(boot.nodes()).extracting(NodeRecord::getLastHeartbeatMillis).containsExactly(5L);
+    assertThat(boot.nodes()).extracting(NodeInfo::lastHeartbeatMillis).containsExactly(5L);
     assertThat(boot.apply(bootstrap(6, range(9, "", null, 7)))).isSameAs(boot);
   }
 
@@ -71,8 +73,8 @@ class MetaStateTest {
         .build());
     assertThat(s.ranges()).isEmpty();
     assertThat(s.mapVersion()).isZero();
-    assertThat(s.node("n2").orElseThrow().getReplicaCount()).isEqualTo(3);
-    assertThat(s.node("n2").orElseThrow().getLastHeartbeatMillis()).isEqualTo(9);
+    assertThat(s.node("n2").orElseThrow().heartbeat().replicaCount()).isEqualTo(3);
+    assertThat(s.node("n2").orElseThrow().lastHeartbeatMillis()).isEqualTo(9);
   }
 
   @Test
@@ -122,14 +124,14 @@ class MetaStateTest {
         .build());
     s = s.apply(MetaCommand.newBuilder().setAtMillis(30).setHeartbeat(NodeHeartbeat.newBuilder()
         .setNode(NodeRecord.newBuilder().setNodeId("n2").setLeaderCount(2).setBytes(77).setQps(1.5))).build());
-    NodeRecord n2 = s.node("n2").orElseThrow();
+    NodeRecord n2 = NodeProtos.proto(s.node("n2").orElseThrow()); // as ListNodes answers it
     assertThat(n2.getAddress()).isEqualTo("h:2");
     assertThat(n2.getZone()).isEqualTo("z1");
     assertThat(n2.getCapacityBytes()).isEqualTo(100);
     assertThat(n2.getLeaderCount()).isEqualTo(2);
     assertThat(n2.getBytes()).isEqualTo(77);
     assertThat(n2.getLastHeartbeatMillis()).isEqualTo(30);
-    assertThat(s.nodes()).extracting(NodeRecord::getNodeId).containsExactly("n1", "n2");
+    assertThat(s.nodes()).extracting(NodeInfo::nodeId).containsExactly("n1", "n2");
     assertThat(s.mapVersion()).isEqualTo(boot.mapVersion());
   }
 

@@ -62,7 +62,7 @@ class MetaGrowthIT {
       nodes[0] = RangeKvNode.start(configs.get(0));
       Await.until(Duration.ofSeconds(60), "restarted n1 drops its stale meta replica and heartbeats to the new leader",
           () -> group(0).isEmpty() && leaderGroup().view().nodes().stream()
-              .anyMatch(n -> n.getNodeId().equals("n1") && n.getLastHeartbeatMillis() >= restartedAt));
+              .anyMatch(n -> n.nodeId().equals("n1") && n.lastHeartbeatMillis() >= restartedAt));
 
       int voter = leaderGroup() == group(1).orElse(null) ? 2 : 1;
       nodes[voter].close();
