@@ -1,7 +1,6 @@
 package dev.rangekv.meta.controller;
 
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
@@ -14,9 +13,6 @@ import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +50,7 @@ final class AdminOperations {
   // Operators under a hold
 
   /** Splits the range {@code id} (as the meta view has it now) at {@code key} or the store's midpoint. */
-  CompletableFuture<RangeDescriptorProto> splitOp(OperatorQueue.Hold hold, long id, Optional<Key> key,
+  CompletableFuture<RangeDescriptor> splitOp(OperatorQueue.Hold hold, long id, Optional<Key> key,
       SplitCause cause, Explanation why) {
     RangeDescriptor d = descriptor(id);
     return run(hold, id, OperatorKind.ADMIN_SPLIT, List.of(new OpStep.SplitAt(key, d.end(), d.generation(), cause)),
@@ -62,17 +58,17 @@ final class AdminOperations {
   }
 
   /** Moves one replica (from a dead source: add and remove; from a live one: add, leadership off, remove). */
-  CompletableFuture<RangeDescriptorProto> moveOp(OperatorQueue.Hold hold, Move m) {
+  CompletableFuture<RangeDescriptor> moveOp(OperatorQueue.Hold hold, Move m) {
     RangeDescriptor d = descriptor(m.rangeId());
     return run(hold, m.rangeId(), OperatorKind.ADMIN_MOVE, OperatorPlanner.moveSteps(m, d, liveNodeIds()), m.why());
   }
 
-  CompletableFuture<RangeDescriptorProto> transferOp(OperatorQueue.Hold hold, long id, String from, String to,
+  CompletableFuture<RangeDescriptor> transferOp(OperatorQueue.Hold hold, long id, String from, String to,
       Explanation why) {
     return run(hold, id, OperatorKind.ADMIN_MOVE, List.of(new OpStep.TransferLeader(from, to)), why);
   }
 
-  private CompletableFuture<RangeDescriptorProto> run(OperatorQueue.Hold hold, long id, OperatorKind kind,
+  private CompletableFuture<RangeDescriptor> run(OperatorQueue.Hold hold, long id, OperatorKind kind,
       List<OpStep> steps, Explanation why) {
     RangeDescriptor d = descriptor(id);
     Operator op = new Operator(id, d.generation(), kind, steps, why,
@@ -94,39 +90,37 @@ final class AdminOperations {
   // ------------------------------------------------------------------------------------------
   // Admin calls
 
-  CompletableFuture<AdminSplitResponse> split(long rangeId, Optional<ByteString> splitKey) {
+  CompletableFuture<SplitHalves> split(long rangeId, Optional<Key> splitKey) {
     try {
-      RangeDescriptorProto d = rangeForSplit(rangeId, splitKey);
-      OperatorQueue.Hold hold = reserve(List.of(d.getRangeId()), "admin split");
-      Optional<Key> key = splitKey.filter(k -> !k.isEmpty()).map(ProtoValues::key);
-      return released(hold, splitOp(hold, d.getRangeId(), key, SplitCause.PRESPLIT, Explanation.of("admin split").build())
-          .thenApply(left -> AdminSplitResponse.newBuilder().setLeft(left)
-              .setRight(OperatorEvents.rightHalf(left.getRangeId(), meta.view()).orElseThrow()).build()));
+      RangeDescriptor d = rangeForSplit(rangeId, splitKey);
+      OperatorQueue.Hold hold = reserve(List.of(d.rangeId()), "admin split");
+      Optional<Key> key = splitKey.filter(k -> !k.isEmpty());
+      return released(hold, splitOp(hold, d.rangeId(), key, SplitCause.PRESPLIT, Explanation.of("admin split").build())
+          .thenApply(left -> new SplitHalves(left, OperatorEvents.rightHalf(left.rangeId(), meta.view()).orElseThrow())));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  private RangeDescriptorProto rangeForSplit(long rangeId, Optional<ByteString> splitKey) {
+  private RangeDescriptor rangeForSplit(long rangeId, Optional<Key> splitKey) {
     splitKey = splitKey.filter(k -> !k.isEmpty());
     if (rangeId == 0 && splitKey.isEmpty()) {
       throw new AdminRejectedException("split_key", "give a range id, a split key, or both");
     }
-    RangeDescriptorProto d = rangeId == 0 ? meta.view().lookup(splitKey.get()) : range(rangeId);
+    RangeDescriptor d = rangeId == 0 ? meta.view().lookup(splitKey.get()) : range(rangeId);
     if (splitKey.isPresent()) {
-      RangeDescriptor r = ProtoValues.descriptor(d);
-      Key k = ProtoValues.key(splitKey.get());
-      if (!r.contains(k) || r.start().equals(k)) {
-        throw new AdminRejectedException("split_key", "split key " + k + " is not strictly inside " + r);
+      Key k = splitKey.get();
+      if (!d.contains(k) || d.start().equals(k)) {
+        throw new AdminRejectedException("split_key", "split key " + k + " is not strictly inside " + d);
       }
     }
     return d;
   }
 
-  CompletableFuture<RangeDescriptorProto> move(long rangeId, String from, String to) {
+  CompletableFuture<RangeDescriptor> move(long rangeId, String from, String to) {
     try {
-      RangeDescriptorProto d = range(rangeId);
-      List<String> replicas = ProtoValues.descriptor(d).replicas();
+      RangeDescriptor d = range(rangeId);
+      List<String> replicas = d.replicas();
       if (!replicas.contains(from)) {
         throw new AdminRejectedException("replica", "node " + from + " holds no replica of r" + rangeId
             + " (replicas " + replicas + ")");
@@ -135,7 +129,7 @@ final class AdminOperations {
       if (replicas.contains(to)) {
         throw new AdminRejectedException("replica", "node " + to + " already holds a replica of r" + rangeId);
       }
-      var rule = meta.view().placementRules().ruleFor(ProtoValues.descriptor(d));
+      var rule = meta.view().placementRules().ruleFor(d);
       var target = meta.view().nodes().stream().filter(n -> n.nodeId().equals(to)).findFirst()
           .map(NodeInfo::stats);
       if (rule.isPresent() && target.isPresent() && !rule.get().allows(target.get())) {
@@ -151,20 +145,20 @@ final class AdminOperations {
     }
   }
 
-  CompletableFuture<RangeDescriptorProto> merge(long leftRangeId) {
+  CompletableFuture<RangeDescriptor> merge(long leftRangeId) {
     try {
-      RangeDescriptorProto left = range(leftRangeId);
-      if (left.getEndInfinite()) {
+      RangeDescriptor left = range(leftRangeId);
+      if (left.end().isInfinite()) {
         throw new AdminRejectedException("merge", "r" + leftRangeId + " is the last range: no right neighbour");
       }
-      RangeDescriptorProto right = meta.view().lookup(left.getEnd());
-      TreeSet<String> l = new TreeSet<>(ProtoValues.descriptor(left).replicas());
-      TreeSet<String> r = new TreeSet<>(ProtoValues.descriptor(right).replicas());
+      RangeDescriptor right = meta.view().lookup(left.end().key());
+      TreeSet<String> l = new TreeSet<>(left.replicas());
+      TreeSet<String> r = new TreeSet<>(right.replicas());
       if (l.size() != r.size()) {
         throw new AdminRejectedException("merge", "replica counts differ: r" + leftRangeId + " has " + l
-            + ", r" + right.getRangeId() + " has " + r + "; wait for repair");
+            + ", r" + right.rangeId() + " has " + r + "; wait for repair");
       }
-      long rightId = right.getRangeId();
+      long rightId = right.rangeId();
       OperatorQueue.Hold hold = reserve(List.of(leftRangeId, rightId), "admin merge");
       // Co-locate: move the right range's replicas missing on the left onto the left's other nodes.
       List<String> from = new ArrayList<>(r);
@@ -177,7 +171,7 @@ final class AdminOperations {
             .with("leftRangeId", leftRangeId).with("rightRangeId", rightId).build());
         chain = chain.thenCompose(v -> moveOp(hold, m));
       }
-      CompletableFuture<RangeDescriptorProto> merged = chain.thenCompose(v -> {
+      CompletableFuture<RangeDescriptor> merged = chain.thenCompose(v -> {
         RangeDescriptor rd = descriptor(rightId);
         return run(hold, leftRangeId, OperatorKind.ADMIN_MERGE,
             List.of(new OpStep.Merge(rightId, rd.generation(), rd.end())), Explanation.of("admin merge").build());
@@ -188,7 +182,7 @@ final class AdminOperations {
     }
   }
 
-  CompletableFuture<List<RangeDescriptorProto>> presplit(List<ByteString> keys, int uniform, boolean scatter) {
+  CompletableFuture<List<RangeDescriptor>> presplit(List<Key> keys, int uniform, boolean scatter) {
     try {
       return presplit.run(keys, uniform, scatter);
     } catch (RuntimeException e) {
@@ -198,8 +192,8 @@ final class AdminOperations {
 
   // ------------------------------------------------------------------------------------------
 
-  RangeDescriptorProto range(long rangeId) {
-    Optional<RangeDescriptorProto> d = meta.view().range(rangeId);
+  RangeDescriptor range(long rangeId) {
+    Optional<RangeDescriptor> d = meta.view().range(rangeId);
     if (d.isEmpty()) {
       throw new AdminRejectedException("range_id", "unknown range " + rangeId);
     }
@@ -211,8 +205,8 @@ final class AdminOperations {
   }
 
   private RangeDescriptor descriptor(long rangeId) {
-    return ProtoValues.descriptor(meta.view().range(rangeId)
-        .orElseThrow(() -> new IllegalStateException("range " + rangeId + " is no longer in the map")));
+    return meta.view().range(rangeId)
+        .orElseThrow(() -> new IllegalStateException("range " + rangeId + " is no longer in the map"));
   }
 
   void node(String nodeId) {

@@ -1,7 +1,6 @@
 package dev.rangekv.meta.controller;
 
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
@@ -16,15 +15,14 @@ import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.StepTimeouts;
+import dev.rangekv.core.key.Key;
 import dev.rangekv.core.placement.PlacementPlan;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.AdminSplitResponse;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.proto.meta.MetaCommand;
-import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import io.grpc.Channel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -170,7 +168,7 @@ public final class Controller {
         new OperatorInputs(queue.locked(nowMillis), built.unmeasured(), timeouts, running));
     preempt(plan, nowMillis);
     state = plan.next();
-    stats.retainRanges(view.ranges().stream().map(RangeDescriptorProto::getRangeId).collect(Collectors.toSet()));
+    stats.retainRanges(view.ranges().stream().map(RangeDescriptor::rangeId).collect(Collectors.toSet()));
     stats.retainNodes(view.nodes().stream().map(NodeInfo::nodeId).toList());
     why.record(plan, built, config, nowMillis);
     Map<Long, String> violations = new HashMap<>();
@@ -247,7 +245,7 @@ public final class Controller {
       } else if (a instanceof OperatorQueue.Finished f) {
         OperatorQueue.Hold hold = holds.remove(f.id());
         if (hold != null && f.op().steps().get(0) instanceof OpStep.SplitAt) {
-          OperatorEvents.rightHalf(f.op().rangeId(), view).ifPresent(r -> hold.extend(List.of(r.getRangeId())));
+          OperatorEvents.rightHalf(f.op().rangeId(), view).ifPresent(r -> hold.extend(List.of(r.rangeId())));
         }
         out.add(OperatorEvents.finished(f.op(), view, now));
         log.info("operator finished {}", f.op());
@@ -274,11 +272,11 @@ public final class Controller {
    * "failed" event and a back-off on the range; DistributionIT's demo).
    */
   private Optional<OperatorQueue.Observed> observed(MetaView view, long rangeId) {
-    Optional<RangeDescriptorProto> d = view.range(rangeId);
+    Optional<RangeDescriptor> d = view.range(rangeId);
     if (d.isEmpty()) {
       return Optional.empty();
     }
-    var descriptor = ProtoValues.descriptor(d.get());
+    RangeDescriptor descriptor = d.get();
     // until a heartbeat reports the leader of a split's new half, the node that split it answers for it.
     // The leader may be a voter the descriptor does not list yet: an add joined it to the Raft
     // configuration and leadership went there before the add recorded the replica set (ZoneSpreadIT:
@@ -334,7 +332,7 @@ public final class Controller {
     });
     if (reply.descriptors().size() == 2) {
       // a split's new half: its group starts on the same nodes; ask the node that split it first
-      leaderHints.put(reply.descriptors().get(1).getRangeId(), nodeId);
+      leaderHints.put(reply.descriptors().get(1).descriptor().rangeId(), nodeId);
     }
     report(reply.descriptors()).whenComplete((v, e) -> {
       if (e != null) {
@@ -352,12 +350,11 @@ public final class Controller {
     }
   }
 
-  private CompletableFuture<?> report(List<RangeDescriptorProto> descriptors) {
+  private CompletableFuture<?> report(List<ReportedRange> descriptors) {
     if (descriptors.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong())
-        .setReport(ReportDescriptorsRequest.newBuilder().addAllRanges(descriptors)).build());
+    return meta.propose(MetaCommands.report(descriptors, clock.getAsLong()));
   }
 
   /**
@@ -426,17 +423,17 @@ public final class Controller {
   // Admin operations (MetaService Split/Merge/Move/PreSplit); each runs as operators, logged as events.
 
   /** Splits {@code rangeId} (or the range holding {@code splitKey} when 0) at the key or the store's midpoint. */
-  public CompletableFuture<AdminSplitResponse> split(long rangeId, Optional<ByteString> splitKey) {
+  public CompletableFuture<SplitHalves> split(long rangeId, Optional<Key> splitKey) {
     return admin.split(rangeId, splitKey);
   }
 
   /** Merges {@code leftRangeId} with its right neighbour, co-locating the right one first when needed. */
-  public CompletableFuture<RangeDescriptorProto> merge(long leftRangeId) {
+  public CompletableFuture<RangeDescriptor> merge(long leftRangeId) {
     return admin.merge(leftRangeId);
   }
 
   /** Moves the replica of {@code rangeId} on {@code fromNodeId} to {@code toNodeId}. */
-  public CompletableFuture<RangeDescriptorProto> move(long rangeId, String fromNodeId, String toNodeId) {
+  public CompletableFuture<RangeDescriptor> move(long rangeId, String fromNodeId, String toNodeId) {
     return admin.move(rangeId, fromNodeId, toNodeId);
   }
 
@@ -445,7 +442,7 @@ public final class Controller {
    * {@code uniform} ranges, then (when {@code scatter}) moves the resulting ranges' replicas so they
    * spread evenly over the live nodes. Completes with the resulting ranges.
    */
-  public CompletableFuture<List<RangeDescriptorProto>> presplit(List<ByteString> splitKeys, int uniform,
+  public CompletableFuture<List<RangeDescriptor>> presplit(List<Key> splitKeys, int uniform,
       boolean scatter) {
     return admin.presplit(splitKeys, uniform, scatter);
   }

@@ -5,10 +5,14 @@ import dev.rangekv.core.cluster.InvalidRuleException;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.PlacementRule;
+import dev.rangekv.core.key.Key;
 import dev.rangekv.core.placement.RuleCheck;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MapDelta;
 import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.meta.state.RangeWire;
 import dev.rangekv.proto.AdminMergeRequest;
 import dev.rangekv.proto.AdminMergeResponse;
 import dev.rangekv.proto.AdminMoveRequest;
@@ -123,9 +127,10 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       return;
     }
     int limit = Math.max(1, Math.min(req.getLimit(), MAX_LOOKUP_RANGES));
-    List<RangeDescriptorProto> span = view.span(req.getKey(), req.getEnd(), req.getEndInfinite(), limit + 1);
+    List<RangeDescriptor> span = view.span(ProtoValues.key(req.getKey()),
+        ProtoValues.end(req.getEnd(), req.getEndInfinite()), limit + 1);
     boolean more = span.size() > limit;
-    List<RangeDescriptorProto> answered = more ? span.subList(0, limit) : span;
+    List<RangeDescriptorProto> answered = RangeWire.protos(view, more ? span.subList(0, limit) : span);
     LookupResponse.Builder b = LookupResponse.newBuilder().setRange(answered.get(0))
         .addAllFollowing(answered.subList(1, answered.size())).setMapVersion(view.mapVersion()).setMore(more);
     for (RangeDescriptorProto r : answered) {
@@ -140,12 +145,13 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   @Override
   public void getMap(GetMapRequest req, StreamObserver<GetMapResponse> out) {
     if (answers.leading(out)) {
-      GetMapResponse changes = meta.view().changesSince(req.getSinceVersion());
-      GetMapResponse.Builder b = changes.toBuilder();
-      for (RangeDescriptorProto r : changes.getRangesList()) {
-        String leader = leaderOf(r.getRangeId());
+      MetaView view = meta.view();
+      MapDelta changes = view.changesSince(req.getSinceVersion());
+      GetMapResponse.Builder b = RangeWire.changes(view, changes);
+      for (RangeDescriptor r : changes.ranges()) {
+        String leader = leaderOf(r.rangeId());
         if (!leader.isEmpty()) {
-          b.putLeaderNodeIds(r.getRangeId(), leader);
+          b.putLeaderNodeIds(r.rangeId(), leader);
         }
       }
       MetaAnswers.answer(out, b.build());
@@ -189,7 +195,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     }
     MetaView view = meta.view();
     ListRangeStatsResponse.Builder b = ListRangeStatsResponse.newBuilder().setMapVersion(view.mapVersion());
-    view.ranges().forEach(d -> b.addRanges(stats(d)));
+    view.ranges().forEach(d -> b.addRanges(stats(RangeWire.proto(view, d))));
     MetaAnswers.answer(out, b.build());
   }
 
@@ -206,7 +212,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     if (!answers.leading(out)) {
       return;
     }
-    Optional<RangeDescriptorProto> d = meta.view().range(req.getRangeId());
+    MetaView view = meta.view();
+    Optional<RangeDescriptorProto> d = view.range(req.getRangeId()).map(r -> RangeWire.proto(view, r));
     if (d.isEmpty()) {
       out.onError(MetaAnswers.invalid("range_id", "unknown range " + req.getRangeId()));
       return;
@@ -221,16 +228,17 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   @Override
   public void split(AdminSplitRequest req, StreamObserver<AdminSplitResponse> out) {
     if (answers.leading(out)) {
-      Optional<com.google.protobuf.ByteString> key = req.getSplitKey().isEmpty() ? Optional.empty()
-          : Optional.of(req.getSplitKey());
-      answers.reply(out, controller.split(req.getRangeId(), key), r -> r);
+      Optional<Key> key = req.getSplitKey().isEmpty() ? Optional.empty() : Optional.of(ProtoValues.key(req.getSplitKey()));
+      answers.reply(out, controller.split(req.getRangeId(), key), r -> AdminSplitResponse.newBuilder()
+          .setLeft(wire(r.left())).setRight(wire(r.right())).build());
     }
   }
 
   @Override
   public void merge(AdminMergeRequest req, StreamObserver<AdminMergeResponse> out) {
     if (answers.leading(out)) {
-      answers.reply(out, controller.merge(req.getLeftRangeId()), d -> AdminMergeResponse.newBuilder().setMerged(d).build());
+      answers.reply(out, controller.merge(req.getLeftRangeId()),
+          d -> AdminMergeResponse.newBuilder().setMerged(wire(d)).build());
     }
   }
 
@@ -238,15 +246,16 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   public void move(AdminMoveRequest req, StreamObserver<AdminMoveResponse> out) {
     if (answers.leading(out)) {
       answers.reply(out, controller.move(req.getRangeId(), req.getFromNodeId(), req.getToNodeId()),
-          d -> AdminMoveResponse.newBuilder().setRange(d).build());
+          d -> AdminMoveResponse.newBuilder().setRange(wire(d)).build());
     }
   }
 
   @Override
   public void preSplit(PreSplitRequest req, StreamObserver<PreSplitResponse> out) {
     if (answers.leading(out)) {
-      answers.reply(out, controller.presplit(req.getSplitKeysList(), req.getUniform(), req.getScatter()),
-          ds -> PreSplitResponse.newBuilder().addAllRanges(ds).build());
+      List<Key> keys = req.getSplitKeysList().stream().map(ProtoValues::key).toList();
+      answers.reply(out, controller.presplit(keys, req.getUniform(), req.getScatter()),
+          ds -> PreSplitResponse.newBuilder().addAllRanges(RangeWire.protos(meta.view(), ds)).build());
     }
   }
 
@@ -277,8 +286,7 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       return;
     }
     List<Long> held = meta.view().ranges().stream()
-        .filter(d -> d.getReplicasList().stream().anyMatch(r -> r.getNodeId().equals(id)))
-        .map(RangeDescriptorProto::getRangeId).limit(10).toList();
+        .filter(d -> d.replicas().contains(id)).map(RangeDescriptor::rangeId).limit(10).toList();
     if (!held.isEmpty()) {
       out.onError(MetaAnswers.invalid("node.replicas", "node " + id + " still holds replicas of ranges " + held
           + ": the controller repairs them onto live nodes after node.dead-timeout; try again then"));
@@ -371,6 +379,14 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
    * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
    * placement-rule violations at the last tick.
    */
+  /**
+   * An admin call's resulting range in its wire form, with the replica addresses the map answers for it
+   * now (see {@link MetaView#replicaAddresses}).
+   */
+  private RangeDescriptorProto wire(RangeDescriptor d) {
+    return RangeWire.proto(meta.view(), d);
+  }
+
   private RangeStatsProto stats(RangeDescriptorProto d) {
     return controller.stats().leaderReport(d.getRangeId())
         .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))

@@ -8,9 +8,8 @@ import dev.rangekv.core.key.KeyText;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.Operator;
 import dev.rangekv.core.operator.OperatorKind;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,12 +30,12 @@ final class OperatorEvents {
     List<Figure> extra = new ArrayList<>();
     OpStep first = op.steps().get(0);
     if (first instanceof OpStep.SplitAt s) {
-      Optional<RangeDescriptorProto> right = rightHalf(op.rangeId(), view);
+      Optional<RangeDescriptor> right = rightHalf(op.rangeId(), view);
       String at = s.key().map(KeyText::render)
-          .orElseGet(() -> right.map(r -> KeyText.render(ProtoValues.key(r.getStart())) + " (midpoint)").orElse("?"));
-      right.ifPresent(r -> ids.add(r.getRangeId()));
+          .orElseGet(() -> right.map(r -> KeyText.render(r.start()) + " (midpoint)").orElse("?"));
+      right.ifPresent(r -> ids.add(r.rangeId()));
       detail = "r" + op.rangeId() + " split at " + at + " -> r" + op.rangeId()
-          + right.map(r -> ", r" + r.getRangeId()).orElse("");
+          + right.map(r -> ", r" + r.rangeId()).orElse("");
       extra.add(SplitHistory.causeFigure(s.cause()));
     } else if (first instanceof OpStep.Merge m) {
       ids.add(m.rightRangeId());
@@ -70,12 +69,12 @@ final class OperatorEvents {
   }
 
   /** After a split of {@code rangeId}: the range starting at its end. */
-  static Optional<RangeDescriptorProto> rightHalf(long rangeId, MetaView view) {
-    Optional<RangeDescriptorProto> left = view.range(rangeId);
-    if (left.isEmpty() || left.get().getEndInfinite()) {
+  static Optional<RangeDescriptor> rightHalf(long rangeId, MetaView view) {
+    Optional<RangeDescriptor> left = view.range(rangeId);
+    if (left.isEmpty() || left.get().end().isInfinite()) {
       return Optional.empty();
     }
-    return Optional.of(view.lookup(left.get().getEnd()));
+    return Optional.of(view.lookup(left.get().end().key()));
   }
 
   /** The {@code "failed"} event of {@code op}, cancelled for {@code reason}. */

@@ -1,7 +1,6 @@
 package dev.rangekv.meta.controller;
 
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.Move;
@@ -10,11 +9,10 @@ import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.SplitCause;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.split.PreSplitPlan;
 import dev.rangekv.core.split.PreSplitPlanner;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,7 +59,7 @@ final class PreSplit {
     this.clock = clock;
   }
 
-  CompletableFuture<List<RangeDescriptorProto>> run(List<ByteString> keys, int uniform, boolean scatter) {
+  CompletableFuture<List<RangeDescriptor>> run(List<Key> keys, int uniform, boolean scatter) {
     List<Key> points = points(keys, uniform);
     long now = clock.getAsLong();
     List<NodeStats> live = new ArrayList<>();
@@ -77,7 +75,7 @@ final class PreSplit {
     Optional<PreSplitPlan> plan = scatter
         ? Optional.of(PreSplitPlanner.atKeys(points, live, config.replicationFactor())) : Optional.empty();
     Set<Long> containing = new HashSet<>();
-    points.forEach(p -> containing.add(meta.view().lookup(ProtoValues.bytes(p)).getRangeId()));
+    points.forEach(p -> containing.add(meta.view().lookup(p).rangeId()));
     OperatorQueue.Hold lease = ops.reserve(List.copyOf(containing), "admin presplit");
     Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
     CompletableFuture<?> chain = new Bisection(points, lease, why).splitAll(0, points.size());
@@ -85,12 +83,12 @@ final class PreSplit {
     if (plan.isPresent()) {
       chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves));
     }
-    CompletableFuture<List<RangeDescriptorProto>> done = chain.thenCompose(v -> {
-      List<RangeDescriptorProto> result = held(lease);
+    CompletableFuture<List<RangeDescriptor>> done = chain.thenCompose(v -> {
+      List<RangeDescriptor> result = held(lease);
       Explanation summary = Explanation.of("admin pre-split").with("splitPoints", points.size())
           .with("ranges", result.size()).with("scatter", scatter ? 1 : 0).with("moves", moves.get()).build();
       return events.append(List.of(EventRecorder.event("presplit",
-              result.stream().map(RangeDescriptorProto::getRangeId).toList(), summary,
+              result.stream().map(RangeDescriptor::rangeId).toList(), summary,
               "pre-split at " + points.size() + " points into " + result.size() + " ranges"
                   + (scatter ? ", scattered with " + moves.get() + " moves" : ""), clock.getAsLong())))
           .thenApply(x -> result);
@@ -128,11 +126,11 @@ final class PreSplit {
     }
 
     private CompletableFuture<?> splitAt(Key p) {
-      RangeDescriptorProto d = meta.view().lookup(ProtoValues.bytes(p));
-      if (ProtoValues.key(d.getStart()).equals(p)) {
+      RangeDescriptor d = meta.view().lookup(p);
+      if (d.start().equals(p)) {
         return CompletableFuture.completedFuture(null); // already a boundary
       }
-      return ops.splitOp(lease, d.getRangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
+      return ops.splitOp(lease, d.rangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
     }
 
     /** Runs {@code call} once fewer than PARALLEL_SPLITS calls are in flight (in arrival order). */
@@ -179,7 +177,7 @@ final class PreSplit {
     }
   }
 
-  private static List<Key> points(List<ByteString> keys, int uniform) {
+  private static List<Key> points(List<Key> keys, int uniform) {
     if (keys.isEmpty() == (uniform == 0)) {
       throw new AdminRejectedException("presplit", "give either split_keys or uniform (not both, not neither)");
     }
@@ -191,7 +189,7 @@ final class PreSplit {
     if (uniform > 0) {
       out.addAll(KeyCodec.uniformSplitPoints(uniform));
     } else {
-      keys.forEach(k -> out.add(ProtoValues.key(k)));
+      out.addAll(keys);
       out.remove(Key.EMPTY);
     }
     if (out.isEmpty()) {
@@ -201,30 +199,30 @@ final class PreSplit {
   }
 
   /** The leased ranges as the meta view has them now, in key order. */
-  private List<RangeDescriptorProto> held(OperatorQueue.Hold lease) {
+  private List<RangeDescriptor> held(OperatorQueue.Hold lease) {
     Set<Long> ids = lease.ids();
-    List<RangeDescriptorProto> out = new ArrayList<>();
-    for (RangeDescriptorProto d : meta.view().ranges()) {
-      if (ids.contains(d.getRangeId())) {
+    List<RangeDescriptor> out = new ArrayList<>();
+    for (RangeDescriptor d : meta.view().ranges()) {
+      if (ids.contains(d.rangeId())) {
         out.add(d);
       }
     }
-    out.sort(Comparator.comparing(d -> ProtoValues.key(d.getStart())));
+    out.sort(Comparator.comparing(RangeDescriptor::start));
     return out;
   }
 
   private CompletableFuture<?> scatter(OperatorQueue.Hold lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
     CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
-    for (RangeDescriptorProto d : held(lease)) {
-      Key start = ProtoValues.key(d.getStart());
+    for (RangeDescriptor d : held(lease)) {
+      Key start = d.start();
       int span = (int) points.stream().filter(p -> p.compareTo(start) <= 0).count();
       List<String> wanted = plan.placements().get(span);
-      List<String> current = ProtoValues.descriptor(d).replicas();
+      List<String> current = d.replicas();
       List<String> from = new ArrayList<>(current);
       from.removeAll(wanted);
       List<String> to = new ArrayList<>(wanted);
       to.removeAll(current);
-      long id = d.getRangeId();
+      long id = d.rangeId();
       for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
         Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
         chain = chain.thenCompose(v -> {
@@ -235,7 +233,7 @@ final class PreSplit {
       chain = chain.thenCompose(v -> {
         String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
         String first = wanted.get(0);
-        List<String> now = meta.view().range(id).map(r -> ProtoValues.descriptor(r).replicas()).orElse(List.of());
+        List<String> now = meta.view().range(id).map(RangeDescriptor::replicas).orElse(List.of());
         if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
           return CompletableFuture.completedFuture(null);
         }

@@ -1,8 +1,10 @@
 package dev.rangekv.meta.controller;
 
 import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MapDelta;
+import dev.rangekv.meta.state.RangeWire;
 import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.RangeDescriptorProto;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -86,17 +88,17 @@ final class RangeWatchers {
       if (out instanceof ServerCallStreamObserver<GetMapResponse> call && (call.isCancelled() || !call.isReady())) {
         return; // cancelled: the handler removes it; not ready: the ready handler calls again
       }
-      GetMapResponse changes = v.changesSince(version);
-      GetMapResponse.Builder b = changes.toBuilder();
-      for (RangeDescriptorProto r : changes.getRangesList()) {
-        String leader = leaderOf.apply(r.getRangeId());
+      MapDelta changes = v.changesSince(version);
+      GetMapResponse.Builder b = RangeWire.changes(v, changes);
+      for (RangeDescriptor r : changes.ranges()) {
+        String leader = leaderOf.apply(r.rangeId());
         if (!leader.isEmpty()) {
-          b.putLeaderNodeIds(r.getRangeId(), leader);
+          b.putLeaderNodeIds(r.rangeId(), leader);
         }
       }
       try {
         out.onNext(b.build());
-        version = changes.getVersion();
+        version = changes.version();
       } catch (RuntimeException e) {
         done = true; // the call is gone (cancelled while we sent)
         watchers.remove(this);

@@ -56,13 +56,12 @@ public final class SnapshotBuilder {
     }
     List<RangeStats> ranges = new ArrayList<>();
     Set<Long> unmeasured = new HashSet<>();
-    for (RangeDescriptorProto p : view.ranges()) {
-      if (view.provisional(p.getRangeId())) {
+    for (RangeDescriptor d : view.ranges()) {
+      if (view.provisional(d.rangeId())) {
         continue;
       }
-      RangeDescriptor d = ProtoValues.descriptor(p);
       Optional<StatsBook.LeaderReport> report = stats.leaderReport(d.rangeId())
-          .filter(r -> sameSpan(r.stats().getRange(), p));
+          .filter(r -> sameSpan(r.stats().getRange(), d));
       if (report.isPresent()) {
         ranges.add(rangeStats(d, report.get().stats(), report.get().nodeId()));
       } else {
@@ -74,9 +73,10 @@ public final class SnapshotBuilder {
         unmeasured);
   }
 
-  static boolean sameSpan(RangeDescriptorProto a, RangeDescriptorProto b) {
-    return a.getStart().equals(b.getStart()) && a.getEndInfinite() == b.getEndInfinite()
-        && (a.getEndInfinite() || a.getEnd().equals(b.getEnd()));
+  /** True when the heartbeat's descriptor {@code reported} spans what the map's {@code d} does. */
+  static boolean sameSpan(RangeDescriptorProto reported, RangeDescriptor d) {
+    return ProtoValues.key(reported.getStart()).equals(d.start())
+        && ProtoValues.end(reported.getEnd(), reported.getEndInfinite()).equals(d.end());
   }
 
   /**

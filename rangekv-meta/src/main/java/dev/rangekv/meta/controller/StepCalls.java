@@ -3,8 +3,12 @@ package dev.rangekv.meta.controller;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.operator.OpStep;
 import dev.rangekv.core.operator.StepTimeouts;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIdBlock;
+import dev.rangekv.meta.state.MalformedMetaCommandException;
 import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.meta.state.RangeWire;
+import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.admin.AddReplicaRequest;
@@ -30,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends one operator step as one non-blocking node-admin call to the range's leader, as any peer would
@@ -39,6 +45,8 @@ import java.util.function.Supplier;
  * before it can split, move or merge. Thread-safe (holds no state but its channels).
  */
 final class StepCalls {
+  private static final Logger log = LoggerFactory.getLogger(StepCalls.class);
+
   /** How long a step waits for a dormant range's replicas to reopen (a node's own wake gives up at 15 s). */
   private static final long WAKE_DEADLINE_MILLIS = 15_000;
   private final Function<String, Channel> channels;
@@ -53,9 +61,22 @@ final class StepCalls {
    * @param descriptors the range's (and a split's right half's) descriptors after the step
    * @param leader the leader after a transfer; empty for other steps
    */
-  record Reply(List<RangeDescriptorProto> descriptors, Optional<String> leader) {
+  record Reply(List<ReportedRange> descriptors, Optional<String> leader) {
     Reply {
       descriptors = List.copyOf(descriptors);
+    }
+
+    /**
+     * The reply carrying {@code answered}; none when one is malformed (a report with it was skipped
+     * whole by the meta range, so nothing of it is reported; the step still counts as answered).
+     */
+    static Reply of(List<RangeDescriptorProto> answered) {
+      try {
+        return new Reply(RangeWire.reported(answered), Optional.empty());
+      } catch (MalformedMetaCommandException e) {
+        log.warn("node answered a malformed descriptor error={}", e.getMessage());
+        return new Reply(List.of(), Optional.empty());
+      }
     }
   }
 
@@ -121,7 +142,7 @@ final class StepCalls {
     wakeRange(send.seen().descriptor().rangeId(), send.seen().descriptor().replicas(), view, calls);
     if (send.step() instanceof OpStep.Merge m) {
       view.range(m.rightRangeId()).ifPresent(r -> wakeRange(m.rightRangeId(),
-          r.getReplicasList().stream().map(dev.rangekv.proto.ReplicaProto::getNodeId).toList(), view, calls));
+          r.replicas(), view, calls));
     }
     return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]));
   }
@@ -135,7 +156,7 @@ final class StepCalls {
       ReplicaServiceGrpc.ReplicaServiceStub stub = ReplicaServiceGrpc.newStub(channels.apply(address.get()))
           .withDeadlineAfter(WAKE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
       calls.add(call(stub::wakeRange, WakeRangeRequest.newBuilder().setRangeId(rangeId).build(),
-          r -> new Reply(List.of(), Optional.empty())).handle((r, err) -> null));
+          r -> Reply.of(List.of())).handle((r, err) -> null));
     }
   }
 
@@ -156,7 +177,7 @@ final class StepCalls {
             + " has no record in the meta range", null)));
       }
       return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
-          .setBytesPerSecond(moveBytesPerSecond).build()), r -> new Reply(List.of(r.getRange()), Optional.empty())));
+          .setBytesPerSecond(moveBytesPerSecond).build()), r -> Reply.of(List.of(r.getRange()))));
     }
     if (step instanceof OpStep.ReplaceReplica r) {
       Optional<String> to = address(view, r.toNode());
@@ -166,11 +187,11 @@ final class StepCalls {
       }
       return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
           .setBytesPerSecond(moveBytesPerSecond).setReplacingNodeId(r.fromNode()).build()),
-          x -> new Reply(List.of(x.getRange()), Optional.empty())));
+          x -> Reply.of(List.of(x.getRange()))));
     }
     if (step instanceof OpStep.RemoveReplica r) {
       return Optional.of(call(stub::removeReplica, (RemoveReplicaRequest.newBuilder().setHeader(header)
-          .setNodeId(r.nodeId()).build()), x -> new Reply(List.of(x.getRange()), Optional.empty())));
+          .setNodeId(r.nodeId()).build()), x -> Reply.of(List.of(x.getRange()))));
     }
     if (step instanceof OpStep.TransferLeader t) {
       return Optional.of(transfer(stub, header, t.toNode()));
@@ -195,14 +216,14 @@ final class StepCalls {
             return block;
           })
           .thenCompose(block -> call(stub::splitRange, b.setChildRangeId(block.first()).build(),
-              r -> new Reply(List.of(r.getLeft(), r.getRight()), Optional.empty()))));
+              r -> Reply.of(List.of(r.getLeft(), r.getRight())))));
     }
     OpStep.Merge m = (OpStep.Merge) step;
-    long rightGeneration = view.range(m.rightRangeId()).map(RangeDescriptorProto::getGeneration)
+    long rightGeneration = view.range(m.rightRangeId()).map(RangeDescriptor::generation)
         .orElse(m.rightGeneration());
     return Optional.of(call(stub::mergeRanges, (MergeRangesRequest.newBuilder().setHeader(header)
             .setRight(RangeHeader.newBuilder().setRangeId(m.rightRangeId()).setGeneration(rightGeneration)).build()),
-        r -> new Reply(List.of(r.getMerged()), Optional.empty())));
+        r -> Reply.of(List.of(r.getMerged()))));
   }
 
   private CompletableFuture<Reply> transfer(NodeAdminServiceGrpc.NodeAdminServiceStub stub, RangeHeader header,

@@ -1,8 +1,6 @@
 package dev.rangekv.meta.state;
 
-import com.google.protobuf.ByteString;
-import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,33 +13,29 @@ import java.util.List;
  * very entry the holder has. Removed ids are only a hint for id-indexed caches.
  */
 public final class MapChanges {
-  private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
+  private static final Comparator<RangeDescriptor> BY_START = Comparator.comparing(RangeDescriptor::start);
 
   private MapChanges() {}
 
   /** The map after {@code changes}, in key order; {@code base} is the map at the asked version, in key order. */
-  public static List<RangeDescriptorProto> apply(List<RangeDescriptorProto> base, GetMapResponse changes) {
-    if (changes.getFull()) {
-      return List.copyOf(changes.getRangesList());
+  public static List<RangeDescriptor> apply(List<RangeDescriptor> base, MapDelta changes) {
+    if (changes.full()) {
+      return changes.ranges();
     }
-    List<RangeDescriptorProto> changed = new ArrayList<>(changes.getRangesList());
-    changed.sort((a, b) -> BYTES.compare(a.getStart(), b.getStart()));
-    List<RangeDescriptorProto> out = new ArrayList<>(base.size() + changed.size());
+    List<RangeDescriptor> changed = new ArrayList<>(changes.ranges());
+    changed.sort(BY_START);
+    List<RangeDescriptor> out = new ArrayList<>(base.size() + changed.size());
     int j = 0; // changed descriptors do not overlap each other: one sweep over both lists
-    for (RangeDescriptorProto held : base) {
-      while (j < changed.size() && !RangeTable.endAbove(changed.get(j), held.getStart())) {
+    for (RangeDescriptor held : base) {
+      while (j < changed.size() && !changed.get(j).end().isAbove(held.start())) {
         j++;
       }
-      if (j == changed.size() || !overlaps(held, changed.get(j))) {
+      if (j == changed.size() || !held.overlaps(changed.get(j).start(), changed.get(j).end())) {
         out.add(held);
       }
     }
     out.addAll(changed);
-    out.sort((a, b) -> BYTES.compare(a.getStart(), b.getStart()));
+    out.sort(BY_START);
     return List.copyOf(out);
-  }
-
-  private static boolean overlaps(RangeDescriptorProto a, RangeDescriptorProto b) {
-    return RangeTable.endAbove(a, b.getStart()) && RangeTable.endAbove(b, a.getStart());
   }
 }

@@ -4,6 +4,7 @@ import dev.rangekv.core.cluster.Event;
 import dev.rangekv.proto.convert.EventProtos;
 import dev.rangekv.proto.meta.AppendEvents;
 import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import java.util.List;
 
 /**
@@ -18,5 +19,11 @@ public final class MetaCommands {
   public static MetaCommand appendEvents(List<Event> events, long atMillis) {
     return MetaCommand.newBuilder().setAtMillis(atMillis)
         .setEvents(AppendEvents.newBuilder().addAllEvents(EventProtos.protos(events))).build();
+  }
+
+  /** Reports descriptors as nodes answered them (the map reconciles them by generation). */
+  public static MetaCommand report(List<ReportedRange> ranges, long atMillis) {
+    return MetaCommand.newBuilder().setAtMillis(atMillis).setReport(ReportDescriptorsRequest.newBuilder()
+        .addAllRanges(ranges.stream().map(RangeWire::proto).toList())).build();
   }
 }

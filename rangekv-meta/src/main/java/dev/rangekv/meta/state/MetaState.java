@@ -1,13 +1,13 @@
 package dev.rangekv.meta.state;
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.InvalidRuleException;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.PlacementRules;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIds;
-import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.EventProtos;
 import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
@@ -15,8 +15,11 @@ import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaRangeEntry;
 import dev.rangekv.proto.meta.MetaSnapshot;
+import dev.rangekv.proto.meta.Removal;
 import dev.rangekv.proto.meta.PlacementChange;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -83,11 +86,11 @@ public final class MetaState implements MetaView {
         if (!table.isEmpty()) {
           yield this;
         }
-        RangeTable next = table.bootstrap(cmd.getBootstrap().getRangesList(), mapVersion + 1);
+        List<ReportedRange> ranges = RangeWire.reported(cmd.getBootstrap().getRangesList());
+        RangeTable next = table.bootstrap(ranges, mapVersion + 1);
         TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
         cmd.getBootstrap().getNodesList().forEach(r -> register(n, NodeProtos.node(r), at));
-        yield new MetaState(limits, mapVersion + 1, next, n, events, placement,
-            seen(cmd.getBootstrap().getRangesList()));
+        yield new MetaState(limits, mapVersion + 1, next, n, events, placement, seen(ranges));
       }
       case REGISTER_NODE -> {
         TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
@@ -95,15 +98,17 @@ public final class MetaState implements MetaView {
         yield with(mapVersion, table, n, events, placement);
       }
       case HEARTBEAT -> {
-        RangeTable next = reconcile(cmd.getHeartbeat().getRangesList());
+        List<ReportedRange> ranges = RangeWire.reported(cmd.getHeartbeat().getRangesList());
         TreeMap<String, NodeInfo> n = new TreeMap<>(nodes);
         heartbeat(n, NodeProtos.node(cmd.getHeartbeat().getNode()), at);
+        RangeTable next = reconcile(ranges);
         yield new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, n, events, placement,
-            seen(cmd.getHeartbeat().getRangesList()));
+            seen(ranges));
       }
       case REPORT -> {
-        RangeTable next = reconcile(cmd.getReport().getRangesList());
-        RangeIds ids = seen(cmd.getReport().getRangesList());
+        List<ReportedRange> ranges = RangeWire.reported(cmd.getReport().getRangesList());
+        RangeTable next = reconcile(ranges);
+        RangeIds ids = seen(ranges);
         yield next == table && ids.equals(rangeIds) ? this
             : new MetaState(limits, next == table ? mapVersion : mapVersion + 1, next, nodes, events, placement, ids);
       }
@@ -135,10 +140,10 @@ public final class MetaState implements MetaView {
    * The allocator above every id of {@code ranges}: a range the meta range did not grant (a bootstrapped
    * map, a cluster older than the allocator) never gets its id granted again.
    */
-  private RangeIds seen(List<RangeDescriptorProto> ranges) {
+  private RangeIds seen(List<ReportedRange> ranges) {
     RangeIds ids = rangeIds;
-    for (RangeDescriptorProto r : ranges) {
-      ids = ids.seen(r.getRangeId());
+    for (ReportedRange r : ranges) {
+      ids = ids.seen(r.descriptor().rangeId());
     }
     return ids;
   }
@@ -164,7 +169,7 @@ public final class MetaState implements MetaView {
     }
   }
 
-  private RangeTable reconcile(List<RangeDescriptorProto> reported) {
+  private RangeTable reconcile(List<ReportedRange> reported) {
     return table.report(reported, mapVersion + 1);
   }
 
@@ -214,7 +219,7 @@ public final class MetaState implements MetaView {
   }
 
   @Override
-  public List<RangeDescriptorProto> ranges() {
+  public List<RangeDescriptor> ranges() {
     return table.entries().stream().map(RangeTable.Entry::range).toList();
   }
 
@@ -227,7 +232,7 @@ public final class MetaState implements MetaView {
    * @throws IllegalStateException when the map was not bootstrapped yet (it has no ranges)
    */
   @Override
-  public RangeDescriptorProto lookup(ByteString key) {
+  public RangeDescriptor lookup(Key key) {
     if (table.isEmpty()) {
       throw new IllegalStateException("the meta range map is empty: not bootstrapped yet");
     }
@@ -235,31 +240,44 @@ public final class MetaState implements MetaView {
   }
 
   @Override
-  public List<RangeDescriptorProto> span(ByteString key, ByteString end, boolean endInfinite, int limit) {
+  public List<RangeDescriptor> span(Key key, RangeEnd end, int limit) {
     if (table.isEmpty()) {
       throw new IllegalStateException("the meta range map is empty: not bootstrapped yet");
     }
-    return table.span(key, end, endInfinite, limit);
+    return table.span(key, end, limit);
   }
 
   @Override
-  public Optional<RangeDescriptorProto> range(long rangeId) {
+  public Optional<RangeDescriptor> range(long rangeId) {
     return table.byId(rangeId).map(RangeTable.Entry::range);
+  }
+
+  /**
+   * The addresses {@code d} was reported with when the map holds it; else (it was replaced since it was
+   * read) the node table's addresses of its replicas.
+   */
+  @Override
+  public Map<String, String> replicaAddresses(RangeDescriptor d) {
+    return table.entryOf(d).map(RangeTable.Entry::addresses).orElseGet(() -> {
+      Map<String, String> out = new java.util.HashMap<>();
+      d.replicas().forEach(id -> node(id).ifPresent(n -> out.put(id, n.address())));
+      return out;
+    });
   }
 
   /** See {@link MapChanges#apply} for how a holder of the map at {@code sinceVersion} applies the answer. */
   @Override
-  public GetMapResponse changesSince(long sinceVersion) {
-    GetMapResponse.Builder b = GetMapResponse.newBuilder().setVersion(mapVersion);
+  public MapDelta changesSince(long sinceVersion) {
     if (sinceVersion == 0 || sinceVersion > mapVersion || table.removalsTooOld(sinceVersion)) {
-      return b.setFull(true).addAllRanges(ranges()).build();
+      return new MapDelta(mapVersion, true, ranges(), List.of());
     }
+    List<RangeDescriptor> changed = new ArrayList<>();
     for (RangeTable.Entry e : table.entries()) {
       if (e.changedAt() > sinceVersion) {
-        b.addRanges(e.range());
+        changed.add(e.range());
       }
     }
-    return b.addAllRemovedRangeIds(table.removedSince(sinceVersion)).build();
+    return new MapDelta(mapVersion, false, changed, table.removedSince(sinceVersion));
   }
 
   @Override
@@ -303,13 +321,14 @@ public final class MetaState implements MetaView {
         .addAllNodes(NodeProtos.protos(List.copyOf(nodes.values())))
         .addAllEvents(EventProtos.protos(events.all()))
         .setNextEventSeq(events.nextSeq())
-        .addAllRemovals(table.removals())
+        .addAllRemovals(table.removals().stream().map(r -> Removal.newBuilder().setRangeId(r.rangeId())
+            .setVersion(r.version()).build()).toList())
         .setPlacementVersion(placement.version())
         .setNextRangeId(rangeIds.next());
     placement.rules().forEach(r -> b.addPlacementRules(PlacementProtos.proto(r)));
     for (RangeTable.Entry e : table.entries()) {
       b.addRanges(MetaRangeEntry.newBuilder()
-          .setRange(e.range())
+          .setRange(RangeWire.proto(e.range(), e.addresses()))
           .setProvisional(e.provisional())
           .setChangedAtVersion(e.changedAt()));
     }
@@ -326,7 +345,14 @@ public final class MetaState implements MetaView {
   public static MetaState fromSnapshot(MetaSnapshot snapshot, MetaLimits limits) {
     TreeMap<String, NodeInfo> nodes = new TreeMap<>();
     snapshot.getNodesList().forEach(n -> nodes.put(n.getNodeId(), NodeProtos.node(n)));
-    RangeTable table = RangeTable.restore(snapshot.getRangesList(), snapshot.getRemovalsList(), limits.maxRemovals());
+    List<RangeTable.Entry> entries = new ArrayList<>(snapshot.getRangesCount());
+    for (MetaRangeEntry e : snapshot.getRangesList()) {
+      ReportedRange r = RangeWire.reported(e.getRange());
+      entries.add(new RangeTable.Entry(r.descriptor(), r.addresses(), e.getProvisional(), e.getChangedAtVersion()));
+    }
+    List<RangeTable.Removal> removals = snapshot.getRemovalsList().stream()
+        .map(r -> new RangeTable.Removal(r.getRangeId(), r.getVersion())).toList();
+    RangeTable table = RangeTable.restore(entries, removals, limits.maxRemovals());
     return new MetaState(limits, snapshot.getMapVersion(), table, nodes,
         new EventLog(EventProtos.events(snapshot.getEventsList()), snapshot.getNextEventSeq(), limits.maxEvents()),
         PlacementProtos.rules(snapshot.getPlacementVersion(), snapshot.getPlacementRulesList()),

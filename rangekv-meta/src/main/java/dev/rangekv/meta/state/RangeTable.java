@@ -1,9 +1,8 @@
 package dev.rangekv.meta.state;
 
-import com.google.protobuf.ByteString;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.meta.MetaRangeEntry;
-import dev.rangekv.proto.meta.Removal;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,20 +15,30 @@ import java.util.Set;
 
 /**
  * The meta range map: descriptors keyed by start key, tiling {@code ["", +inf)} once bootstrapped,
- * each with its provisional flag and the map version that last changed it, plus a bounded list of
- * recent removals for {@link #changesSince}. Immutable; every update returns a new table.
+ * each with the replica addresses it was reported with, its provisional flag and the map version that
+ * last changed it, plus a bounded list of recent removals for {@link #removedSince}. Immutable; every
+ * update returns a new table.
  *
- * <p>The replace rule is core's {@code Tiling.apply} on the proto (which carries replica addresses):
- * a descriptor replaces what it overlaps only when its generation is higher than each of theirs;
- * overlapped entries reaching outside it are trimmed to those parts, keep id and old generation, and
- * become provisional until a higher generation covers them. Generations strictly increase along the
- * history of every key, so this converges to the true map once every true descriptor was reported.
+ * <p>The replace rule is core's {@code Tiling.apply}, kept here with the addresses: a descriptor
+ * replaces what it overlaps only when its generation is higher than each of theirs; overlapped entries
+ * reaching outside it are trimmed to those parts, keep id, old generation and addresses, and become
+ * provisional until a higher generation covers them. Generations strictly increase along the history of
+ * every key, so this converges to the true map once every true descriptor was reported.
  */
 final class RangeTable {
-  private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
+  /**
+   * One map entry (see {@code MetaRangeEntry}).
+   *
+   * @param addresses the client address of each replica's node, as the reporter knew it ({@code ""} when it did not)
+   */
+  record Entry(RangeDescriptor range, Map<String, String> addresses, boolean provisional, long changedAt) {
+    Entry {
+      addresses = Map.copyOf(addresses);
+    }
+  }
 
-  /** One map entry (see {@link MetaRangeEntry}). */
-  record Entry(RangeDescriptorProto range, boolean provisional, long changedAt) {}
+  /** A range id that left the map at {@code version}. */
+  record Removal(long rangeId, long version) {}
 
   private final List<Entry> entries;
   private final List<Removal> removals;
@@ -46,11 +55,11 @@ final class RangeTable {
     for (int i = 0; i < this.entries.size(); i++) {
       Entry e = this.entries.get(i);
       if (e.provisional()) {
-        provisional.add(e.range().getRangeId());
+        provisional.add(e.range().rangeId());
       }
-      Integer seen = best.get(e.range().getRangeId());
+      Integer seen = best.get(e.range().rangeId());
       if (seen == null || better(e, this.entries.get(seen))) {
-        best.put(e.range().getRangeId(), i);
+        best.put(e.range().rangeId(), i);
       }
     }
     this.bestById = best;
@@ -62,23 +71,22 @@ final class RangeTable {
     if (a.provisional() != b.provisional()) {
       return !a.provisional();
     }
-    return a.range().getGeneration() > b.range().getGeneration();
+    return a.range().generation() > b.range().generation();
   }
 
   static RangeTable empty(int maxRemovals) {
     return new RangeTable(List.of(), List.of(), maxRemovals);
   }
 
-  static RangeTable restore(List<MetaRangeEntry> entries, List<Removal> removals, int maxRemovals) {
-    List<Entry> list = new ArrayList<>(entries.size());
-    for (MetaRangeEntry e : entries) {
-      list.add(new Entry(e.getRange(), e.getProvisional(), e.getChangedAtVersion()));
-    }
-    if (!list.isEmpty()) {
-      checkTiling(list.stream().map(Entry::range).toList());
+  /**
+   * @throws MalformedMetaCommandException when {@code entries} (in key order) do not tile
+   */
+  static RangeTable restore(List<Entry> entries, List<Removal> removals, int maxRemovals) {
+    if (!entries.isEmpty()) {
+      checkTiling(entries.stream().map(Entry::range).toList());
     }
     int from = Math.max(0, removals.size() - maxRemovals);
-    return new RangeTable(list, removals.subList(from, removals.size()), maxRemovals);
+    return new RangeTable(entries, removals.subList(from, removals.size()), maxRemovals);
   }
 
   boolean isEmpty() {
@@ -100,47 +108,42 @@ final class RangeTable {
   long highestRangeId() {
     long max = 0;
     for (Entry e : entries) {
-      max = Math.max(max, e.range().getRangeId());
+      max = Math.max(max, e.range().rangeId());
     }
     for (Removal r : removals) {
-      max = Math.max(max, r.getRangeId());
+      max = Math.max(max, r.rangeId());
     }
     return max;
   }
 
   /** The first map of a cluster, every entry changed at {@code version}. */
-  RangeTable bootstrap(List<RangeDescriptorProto> ranges, long version) {
-    List<RangeDescriptorProto> sorted = new ArrayList<>(ranges);
-    sorted.forEach(RangeTable::checkDescriptor);
-    sorted.sort((a, b) -> BYTES.compare(a.getStart(), b.getStart()));
-    checkTiling(sorted);
-    return new RangeTable(sorted.stream().map(r -> new Entry(r, false, version)).toList(), removals, maxRemovals);
+  RangeTable bootstrap(List<ReportedRange> ranges, long version) {
+    List<ReportedRange> sorted = new ArrayList<>(ranges);
+    sorted.sort(Comparator.comparing(r -> r.descriptor().start()));
+    checkTiling(sorted.stream().map(ReportedRange::descriptor).toList());
+    return new RangeTable(sorted.stream().map(r -> new Entry(r.descriptor(), r.addresses(), false, version)).toList(),
+        removals, maxRemovals);
   }
 
   /**
    * Applies reported descriptors in ascending generation order; returns this same table when none
-   * changed anything (or the map is not bootstrapped yet). Fails with {@link
-   * MalformedMetaCommandException} on an invalid span, before changing anything.
+   * changed anything (or the map is not bootstrapped yet).
    */
-  RangeTable report(List<RangeDescriptorProto> reported, long version) {
-    if (reported.isEmpty()) {
-      return this;
-    }
-    reported.forEach(RangeTable::checkDescriptor);
-    if (entries.isEmpty()) {
+  RangeTable report(List<ReportedRange> reported, long version) {
+    if (reported.isEmpty() || entries.isEmpty()) {
       return this; // not bootstrapped yet: the bootstrap installs the first map, reports refine it
     }
-    List<RangeDescriptorProto> ordered = new ArrayList<>(reported);
-    ordered.sort(Comparator.comparingLong(RangeDescriptorProto::getGeneration));
+    List<ReportedRange> ordered = new ArrayList<>(reported);
+    ordered.sort(Comparator.comparingLong(r -> r.descriptor().generation()));
     List<Entry> working = null;
-    for (RangeDescriptorProto d : ordered) {
-      if (isStale(working == null ? entries : working, d)) {
+    for (ReportedRange r : ordered) {
+      if (isStale(working == null ? entries : working, r.descriptor())) {
         continue;
       }
       if (working == null) {
         working = new ArrayList<>(entries);
       }
-      install(working, d, version);
+      install(working, r, version);
     }
     if (working == null) {
       return this;
@@ -150,47 +153,52 @@ final class RangeTable {
 
   private List<Removal> removalsAfter(List<Entry> next, long version) {
     Set<Long> now = new HashSet<>();
-    next.forEach(e -> now.add(e.range().getRangeId()));
+    next.forEach(e -> now.add(e.range().rangeId()));
     Set<Long> gone = new LinkedHashSet<>();
     entries.forEach(e -> {
-      if (!now.contains(e.range().getRangeId())) {
-        gone.add(e.range().getRangeId());
+      if (!now.contains(e.range().rangeId())) {
+        gone.add(e.range().rangeId());
       }
     });
     if (gone.isEmpty()) {
       return removals;
     }
     List<Removal> out = new ArrayList<>(removals);
-    gone.forEach(id -> out.add(Removal.newBuilder().setRangeId(id).setVersion(version).build()));
+    gone.forEach(id -> out.add(new Removal(id, version)));
     return out.size() > maxRemovals ? out.subList(out.size() - maxRemovals, out.size()) : out;
   }
 
   /** True when some entry {@code d} overlaps has a generation at least as high (stale or known). */
-  private static boolean isStale(List<Entry> list, RangeDescriptorProto d) {
-    int first = floor(list, d.getStart());
-    for (int k = first; k < list.size() && endAbove(d, list.get(k).range().getStart()); k++) {
-      if (list.get(k).range().getGeneration() >= d.getGeneration()) {
+  private static boolean isStale(List<Entry> list, RangeDescriptor d) {
+    int first = floor(list, d.start());
+    for (int k = first; k < list.size() && d.end().isAbove(list.get(k).range().start()); k++) {
+      if (list.get(k).range().generation() >= d.generation()) {
         return true;
       }
     }
     return false;
   }
 
-  private static void install(List<Entry> list, RangeDescriptorProto d, long version) {
-    int first = floor(list, d.getStart());
+  private static void install(List<Entry> list, ReportedRange r, long version) {
+    RangeDescriptor d = r.descriptor();
+    int first = floor(list, d.start());
     int last = first;
-    while (last + 1 < list.size() && endAbove(d, list.get(last + 1).range().getStart())) {
+    while (last + 1 < list.size() && d.end().isAbove(list.get(last + 1).range().start())) {
       last++;
     }
     List<Entry> replacement = new ArrayList<>(3);
-    RangeDescriptorProto left = list.get(first).range();
-    if (BYTES.compare(left.getStart(), d.getStart()) < 0) {
-      replacement.add(new Entry(left.toBuilder().setEnd(d.getStart()).setEndInfinite(false).build(), true, version));
+    Entry left = list.get(first);
+    if (left.range().start().compareTo(d.start()) < 0) {
+      RangeDescriptor l = left.range();
+      replacement.add(new Entry(l.withSpan(l.start(), RangeEnd.at(d.start()), l.generation()), left.addresses(),
+          true, version));
     }
-    replacement.add(new Entry(d, false, version));
-    RangeDescriptorProto right = list.get(last).range();
-    if (!d.getEndInfinite() && endAbove(right, d.getEnd())) {
-      replacement.add(new Entry(right.toBuilder().setStart(d.getEnd()).build(), true, version));
+    replacement.add(new Entry(d, r.addresses(), false, version));
+    Entry right = list.get(last);
+    if (!d.end().isInfinite() && right.range().end().isAbove(d.end().key())) {
+      RangeDescriptor rr = right.range();
+      replacement.add(new Entry(rr.withSpan(d.end().key(), rr.end(), rr.generation()), right.addresses(), true,
+          version));
     }
     List<Entry> window = list.subList(first, last + 1);
     window.clear();
@@ -198,19 +206,19 @@ final class RangeTable {
   }
 
   /** The entry holding {@code key}: the greatest start {@code <=} key. */
-  Entry lookup(ByteString key) {
+  Entry lookup(Key key) {
     return entries.get(floor(entries, key));
   }
 
   /**
-   * The entry holding {@code key} and the entries after it that start below {@code end} (when {@code
-   * endInfinite} is false), at most {@code limit} (at least one) in all, in key order.
+   * The entry holding {@code key} and the entries after it that start below {@code end}, at most
+   * {@code limit} (at least one) in all, in key order.
    */
-  List<RangeDescriptorProto> span(ByteString key, ByteString end, boolean endInfinite, int limit) {
-    List<RangeDescriptorProto> out = new ArrayList<>();
+  List<RangeDescriptor> span(Key key, RangeEnd end, int limit) {
+    List<RangeDescriptor> out = new ArrayList<>();
     for (int i = floor(entries, key); i < entries.size() && out.size() < Math.max(1, limit); i++) {
-      RangeDescriptorProto r = entries.get(i).range();
-      if (!out.isEmpty() && !endInfinite && BYTES.compare(r.getStart(), end) >= 0) {
+      RangeDescriptor r = entries.get(i).range();
+      if (!out.isEmpty() && !end.isAbove(r.start())) {
         break;
       }
       out.add(r);
@@ -224,6 +232,19 @@ final class RangeTable {
     return i == null ? Optional.empty() : Optional.of(entries.get(i));
   }
 
+  /** The entry whose descriptor is {@code d} (a real one or a remnant), if the map holds it. */
+  Optional<Entry> entryOf(RangeDescriptor d) {
+    Optional<Entry> best = byId(d.rangeId());
+    if (best.isPresent() && best.get().range().equals(d)) {
+      return best;
+    }
+    if (entries.isEmpty()) {
+      return Optional.empty();
+    }
+    Entry at = lookup(d.start());
+    return at.range().equals(d) ? Optional.of(at) : Optional.empty();
+  }
+
   /** True when any entry of {@code rangeId} is a provisional remnant. */
   boolean provisional(long rangeId) {
     return provisionalIds.contains(rangeId);
@@ -234,26 +255,26 @@ final class RangeTable {
    * removals may have been dropped) and its oldest is newer than that version.
    */
   boolean removalsTooOld(long sinceVersion) {
-    return removals.size() >= maxRemovals && !removals.isEmpty() && sinceVersion < removals.get(0).getVersion();
+    return removals.size() >= maxRemovals && !removals.isEmpty() && sinceVersion < removals.get(0).version();
   }
 
   /** Range ids removed after {@code sinceVersion} that are not in the map now. */
   List<Long> removedSince(long sinceVersion) {
     Set<Long> out = new LinkedHashSet<>();
     for (Removal r : removals) {
-      if (r.getVersion() > sinceVersion && !bestById.containsKey(r.getRangeId())) {
-        out.add(r.getRangeId());
+      if (r.version() > sinceVersion && !bestById.containsKey(r.rangeId())) {
+        out.add(r.rangeId());
       }
     }
     return List.copyOf(out);
   }
 
-  private static int floor(List<Entry> list, ByteString key) {
+  private static int floor(List<Entry> list, Key key) {
     int lo = 0;
     int hi = list.size();
     while (hi - lo > 1) {
       int mid = (lo + hi) >>> 1;
-      if (BYTES.compare(list.get(mid).range().getStart(), key) <= 0) {
+      if (list.get(mid).range().start().compareTo(key) <= 0) {
         lo = mid;
       } else {
         hi = mid;
@@ -262,31 +283,19 @@ final class RangeTable {
     return lo;
   }
 
-  /** True when {@code key} lies before the end of {@code r}. */
-  static boolean endAbove(RangeDescriptorProto r, ByteString key) {
-    return r.getEndInfinite() || BYTES.compare(r.getEnd(), key) > 0;
-  }
-
-  static void checkDescriptor(RangeDescriptorProto r) {
-    if (!endAbove(r, r.getStart())) {
-      throw new MalformedMetaCommandException("empty or inverted range r" + r.getRangeId() + " start="
-          + r.getStart().toStringUtf8() + " end=" + r.getEnd().toStringUtf8());
-    }
-  }
-
   /** Fails unless {@code ranges} (in key order) chain from the empty key to +infinity. */
-  static void checkTiling(List<RangeDescriptorProto> ranges) {
-    if (ranges.isEmpty() || !ranges.get(0).getStart().isEmpty()) {
+  static void checkTiling(List<RangeDescriptor> ranges) {
+    if (ranges.isEmpty() || !ranges.get(0).start().isEmpty()) {
       throw new MalformedMetaCommandException("ranges must start at the empty key");
     }
-    if (!ranges.get(ranges.size() - 1).getEndInfinite()) {
+    if (!ranges.get(ranges.size() - 1).end().isInfinite()) {
       throw new MalformedMetaCommandException("the last range must end at +infinity");
     }
     for (int i = 0; i + 1 < ranges.size(); i++) {
-      RangeDescriptorProto a = ranges.get(i);
-      if (a.getEndInfinite() || !a.getEnd().equals(ranges.get(i + 1).getStart())) {
-        throw new MalformedMetaCommandException("ranges do not tile: r" + a.getRangeId() + " is followed by r"
-            + ranges.get(i + 1).getRangeId() + " with a gap or an overlap");
+      RangeDescriptor a = ranges.get(i);
+      if (a.end().isInfinite() || !a.end().key().equals(ranges.get(i + 1).start())) {
+        throw new MalformedMetaCommandException("ranges do not tile: r" + a.rangeId() + " is followed by r"
+            + ranges.get(i + 1).rangeId() + " with a gap or an overlap");
       }
     }
   }

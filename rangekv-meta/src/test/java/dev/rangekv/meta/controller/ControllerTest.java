@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.controller.TickPlan;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.meta.state.RangeWire;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.FigureProto;
 import dev.rangekv.proto.RangeDescriptorProto;
@@ -215,8 +216,8 @@ class ControllerTest {
       c.put(k(i), 100);
     }
     Harness h = new Harness(c).start();
-    RangeDescriptorProto right = h.controller.split(1, Optional.of(ProtoValues.bytes(k(10))))
-        .get(5, TimeUnit.SECONDS).getRight();
+    RangeDescriptorProto right = RangeWire.proto(h.meta.view(), h.controller.split(1, Optional.of(k(10)))
+        .get(5, TimeUnit.SECONDS).right());
 
     for (int t = 0; t < 3; t++) {
       h.tick();

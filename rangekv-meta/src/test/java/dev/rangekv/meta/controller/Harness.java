@@ -1,5 +1,6 @@
 package dev.rangekv.meta.controller;
 
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.cluster.ControllerConfig;
@@ -82,7 +83,7 @@ final class Harness {
 
   /** The meta map tiles the keyspace and equals the cluster model's map. */
   void assertMapMatchesCluster() {
-    List<RangeDescriptorProto> map = meta.view().ranges();
+    List<RangeDescriptorProto> map = wire(meta.view()).ranges();
     assertThat(ProtoValues.key(map.get(0).getStart())).isEqualTo(Key.EMPTY);
     for (int i = 1; i < map.size(); i++) {
       assertThat(map.get(i - 1).getEnd()).isEqualTo(map.get(i).getStart());

@@ -1,16 +1,15 @@
 package dev.rangekv.meta.controller;
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.core.rangemap.RangeIds;
+import dev.rangekv.meta.state.MapDelta;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
-import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.convert.EventProtos;
@@ -37,19 +36,24 @@ final class InMemoryMetaGroup implements MetaGroup {
   private volatile List<String> voters = List.of("n1", "n2", "n3");
   private RangeIds rangeIds = RangeIds.initial();
 
-  record View(long mapVersion, List<RangeDescriptorProto> ranges, List<NodeInfo> nodes, List<Event> events)
+  /** The map as the nodes reported it ({@code wire}, with addresses), answered in core values. */
+  record View(long mapVersion, List<RangeDescriptorProto> wire, List<NodeInfo> nodes, List<Event> events)
       implements MetaView {
+    @Override
+    public List<RangeDescriptor> ranges() {
+      return wire.stream().map(ProtoValues::descriptor).toList();
+    }
+
     @Override
     public boolean provisional(long rangeId) {
       return false;
     }
 
     @Override
-    public RangeDescriptorProto lookup(ByteString key) {
-      Key k = ProtoValues.key(key);
-      RangeDescriptorProto best = null;
-      for (RangeDescriptorProto d : ranges) {
-        if (ProtoValues.key(d.getStart()).compareTo(k) <= 0) {
+    public RangeDescriptor lookup(Key k) {
+      RangeDescriptor best = null;
+      for (RangeDescriptor d : ranges()) {
+        if (d.start().compareTo(k) <= 0) {
           best = d;
         }
       }
@@ -57,13 +61,21 @@ final class InMemoryMetaGroup implements MetaGroup {
     }
 
     @Override
-    public Optional<RangeDescriptorProto> range(long rangeId) {
-      return ranges.stream().filter(d -> d.getRangeId() == rangeId).findFirst();
+    public Optional<RangeDescriptor> range(long rangeId) {
+      return ranges().stream().filter(d -> d.rangeId() == rangeId).findFirst();
     }
 
     @Override
-    public GetMapResponse changesSince(long sinceVersion) {
-      return GetMapResponse.newBuilder().setVersion(mapVersion).setFull(true).addAllRanges(ranges).build();
+    public Map<String, String> replicaAddresses(RangeDescriptor d) {
+      Map<String, String> out = new LinkedHashMap<>();
+      wire.stream().filter(p -> ProtoValues.descriptor(p).equals(d)).findFirst()
+          .ifPresent(p -> p.getReplicasList().forEach(r -> out.put(r.getNodeId(), r.getAddress())));
+      return out;
+    }
+
+    @Override
+    public MapDelta changesSince(long sinceVersion) {
+      return new MapDelta(mapVersion, true, ranges(), List.of());
     }
 
     @Override
@@ -147,7 +159,7 @@ final class InMemoryMetaGroup implements MetaGroup {
         for (EventProto e : c.getEvents().getEventsList()) {
           events.add(EventProtos.event(e).logged(++seq, c.getAtMillis()));
         }
-        v = new View(v.mapVersion(), v.ranges(), v.nodes(), events);
+        v = new View(v.mapVersion(), v.wire(), v.nodes(), events);
       }
       default -> throw new IllegalArgumentException("unsupported command " + c.getOpCase());
     }
@@ -161,7 +173,7 @@ final class InMemoryMetaGroup implements MetaGroup {
     if (!leader) {
       return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
     }
-    long highest = view.ranges().stream().mapToLong(RangeDescriptorProto::getRangeId).max().orElse(0);
+    long highest = view.wire().stream().mapToLong(RangeDescriptorProto::getRangeId).max().orElse(0);
     RangeIds.Grant g = rangeIds.seen(highest).grant(count);
     rangeIds = g.after();
     return CompletableFuture.completedFuture(g.block());
@@ -172,12 +184,12 @@ final class InMemoryMetaGroup implements MetaGroup {
     Map<String, NodeInfo> nodes = new LinkedHashMap<>();
     v.nodes().forEach(x -> nodes.put(x.nodeId(), x));
     nodes.put(n.nodeId(), n);
-    return new View(v.mapVersion(), v.ranges(), List.copyOf(nodes.values()), v.events());
+    return new View(v.mapVersion(), v.wire(), List.copyOf(nodes.values()), v.events());
   }
 
   /** Highest generation wins: a reported descriptor replaces every entry it overlaps, unless its own id is newer. */
   private static View report(View v, List<RangeDescriptorProto> reported) {
-    List<RangeDescriptorProto> ranges = new ArrayList<>(v.ranges());
+    List<RangeDescriptorProto> ranges = new ArrayList<>(v.wire());
     boolean changed = false;
     for (RangeDescriptorProto d : reported) {
       Optional<RangeDescriptorProto> same = ranges.stream().filter(x -> x.getRangeId() == d.getRangeId()).findFirst();

@@ -1,6 +1,7 @@
 package dev.rangekv.meta.controller;
 
 import static dev.rangekv.meta.controller.ControllerTest.k;
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.proto.AdminSplitRequest;
@@ -98,7 +99,7 @@ class MetaRoutingServiceTest {
     h.service.mapChanged(); // an entry that did not change the map: nothing to send
     assertThat(watch.got).hasSize(1);
 
-    RangeDescriptorProto first = h.meta.view().ranges().get(0);
+    RangeDescriptorProto first = wire(h.meta.view()).ranges().get(0);
     Harness.call(h.service::split, AdminSplitRequest.newBuilder().setRangeId(first.getRangeId())
         .setSplitKey(ProtoValues.bytes(k(50))).build());
     h.service.mapChanged();

@@ -3,17 +3,17 @@ package dev.rangekv.meta.controller;
 import static dev.rangekv.meta.controller.ControllerTest.k;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import dev.rangekv.core.cluster.RangeStats;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.meta.state.MapDelta;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.GetMapResponse;
-import dev.rangekv.proto.NodeRecord;
-import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -21,11 +21,12 @@ class SnapshotBuilderTest {
   /** A view whose range 3 is provisional. */
   record ProvisionalView(MetaView inner) implements MetaView {
     public long mapVersion() { return inner.mapVersion(); }
-    public List<RangeDescriptorProto> ranges() { return inner.ranges(); }
+    public List<RangeDescriptor> ranges() { return inner.ranges(); }
     public boolean provisional(long rangeId) { return rangeId == 3; }
-    public RangeDescriptorProto lookup(ByteString key) { return inner.lookup(key); }
-    public Optional<RangeDescriptorProto> range(long rangeId) { return inner.range(rangeId); }
-    public GetMapResponse changesSince(long v) { return inner.changesSince(v); }
+    public RangeDescriptor lookup(Key key) { return inner.lookup(key); }
+    public Optional<RangeDescriptor> range(long rangeId) { return inner.range(rangeId); }
+    public Map<String, String> replicaAddresses(RangeDescriptor d) { return inner.replicaAddresses(d); }
+    public MapDelta changesSince(long v) { return inner.changesSince(v); }
     public List<dev.rangekv.core.cluster.NodeInfo> nodes() { return inner.nodes(); }
     public List<dev.rangekv.core.cluster.Event> events(long a, int l, long r) { return inner.events(a, l, r); }
   }

@@ -4,12 +4,13 @@ import static dev.rangekv.meta.state.MetaStateTest.bootstrap;
 import static dev.rangekv.meta.state.MetaStateTest.events;
 import static dev.rangekv.meta.state.MetaStateTest.range;
 import static dev.rangekv.meta.state.MetaStateTest.report;
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.NodeInfo;
+import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -65,7 +66,7 @@ class MetaStateMachineIT {
       for (MetaCommand cmd : script()) {
         view = propose(s, cmd);
       }
-      assertThat(view.ranges()).containsExactly(range(1, "", "m", 2), range(2, "m", null, 2));
+      assertThat(wire(view).ranges()).containsExactly(range(1, "", "m", 2), range(2, "m", null, 2));
       assertThat(view.mapVersion()).isEqualTo(3);
       assertThat(view.nodes()).extracting(NodeInfo::nodeId).containsExactly("n1", "n2");
       assertThat(view.events(0, 0, 2)).extracting(Event::seq).containsExactly(1L);

@@ -1,7 +1,9 @@
 package dev.rangekv.meta.state;
 
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.meta.Bootstrap;
@@ -33,7 +35,7 @@ class MetaStatePropertyTest {
       MetaLimits limits = new MetaLimits(50, g.chance(0.3) ? g.between(1, 4) : 4096);
       MetaState state = MetaState.empty(limits).apply(bootstrap(cluster.current()));
       PointModel model = new PointModel(cluster.current());
-      List<List<RangeDescriptorProto>> mapAt = new ArrayList<>();
+      List<List<RangeDescriptor>> mapAt = new ArrayList<>();
       mapAt.add(List.of());
       mapAt.add(state.ranges());
       long[] highestReported = new long[ClusterModel.POINTS + 1];
@@ -73,7 +75,7 @@ class MetaStatePropertyTest {
         }
         from = to;
       }
-      assertThat(state.ranges()).isEqualTo(cluster.current());
+      assertThat(wire(state).ranges()).isEqualTo(cluster.current());
       assertThat(state.toSnapshot().getRangesList()).noneMatch(MetaRangeEntry::getProvisional);
       MetaState last = state;
       assertThat(cluster.current()).allSatisfy(r -> assertThat(last.provisional(r.getRangeId())).isFalse());
@@ -118,8 +120,7 @@ class MetaStatePropertyTest {
   /** The state's entries are exactly the model's: per point descriptor, flag, and entry boundaries. */
   private static void check(MetaState state, PointModel model, long[] highestReported) {
     List<MetaRangeEntry> entries = state.toSnapshot().getRangesList();
-    List<RangeDescriptorProto> ranges = state.ranges();
-    RangeTable.checkTiling(ranges);
+    RangeTable.checkTiling(state.ranges());
     Map<Integer, Integer> entryOfPoint = new HashMap<>();
     for (int i = 0; i < entries.size(); i++) {
       for (int p : PointModel.points(entries.get(i).getRange())) {
@@ -130,7 +131,7 @@ class MetaStatePropertyTest {
       MetaRangeEntry e = entries.get(entryOfPoint.get(p));
       RangeDescriptorProto want = model.desc(p);
       RangeDescriptorProto got = e.getRange();
-      assertThat(state.lookup(ClusterModel.key(p))).isEqualTo(got);
+      assertThat(wire(state).lookup(ClusterModel.key(p))).isEqualTo(got);
       assertThat(got.getRangeId()).as("id at point %d", p).isEqualTo(want.getRangeId());
       assertThat(got.getGeneration()).as("generation at point %d", p).isEqualTo(want.getGeneration());
       assertThat(got.getReplicasList()).isEqualTo(want.getReplicasList());

@@ -2,11 +2,15 @@ package dev.rangekv.meta.state;
 
 import static dev.rangekv.meta.state.MetaStateTest.bootstrap;
 import static dev.rangekv.meta.state.MetaStateTest.range;
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.RangeDescriptorProto;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MetaStateSpanTest {
@@ -23,30 +27,32 @@ class MetaStateSpanTest {
 
   @Test
   void span_startsAtTheRangeHoldingTheKey_andStopsBeforeTheEnd() {
-    assertThat(ids(s.span(b("e"), b("p"), false, 10))).containsExactly(2L, 3L);
-    assertThat(ids(s.span(b("e"), b("pa"), false, 10))).containsExactly(2L, 3L, 4L);
-    assertThat(ids(s.span(b("h"), b("i"), false, 10))).containsExactly(3L);
+    assertThat(ids(wire(s).span(b("e"), b("p"), false, 10))).containsExactly(2L, 3L);
+    assertThat(ids(wire(s).span(b("e"), b("pa"), false, 10))).containsExactly(2L, 3L, 4L);
+    assertThat(ids(wire(s).span(b("h"), b("i"), false, 10))).containsExactly(3L);
   }
 
   @Test
   void span_toInfinity_isCutAtTheLimit_andTheDefaultAgrees() {
-    assertThat(ids(s.span(ByteString.EMPTY, ByteString.EMPTY, true, 3))).containsExactly(1L, 2L, 3L);
-    assertThat(ids(s.span(b("z"), ByteString.EMPTY, true, 3))).containsExactly(4L);
-    assertThat(ids(s.span(b("e"), ByteString.EMPTY, false, 0))).containsExactly(2L);
+    assertThat(ids(wire(s).span(ByteString.EMPTY, ByteString.EMPTY, true, 3))).containsExactly(1L, 2L, 3L);
+    assertThat(ids(wire(s).span(b("z"), ByteString.EMPTY, true, 3))).containsExactly(4L);
+    assertThat(ids(wire(s).span(b("e"), ByteString.EMPTY, false, 0))).containsExactly(2L);
     MetaView plain = new MetaView() {
       @Override public long mapVersion() { return s.mapVersion(); }
-      @Override public List<RangeDescriptorProto> ranges() { return s.ranges(); }
+      @Override public List<RangeDescriptor> ranges() { return s.ranges(); }
       @Override public boolean provisional(long rangeId) { return false; }
-      @Override public RangeDescriptorProto lookup(ByteString key) { return s.lookup(key); }
-      @Override public java.util.Optional<RangeDescriptorProto> range(long rangeId) { return s.range(rangeId); }
-      @Override public dev.rangekv.proto.GetMapResponse changesSince(long v) { return s.changesSince(v); }
+      @Override public RangeDescriptor lookup(Key key) { return s.lookup(key); }
+      @Override public java.util.Optional<RangeDescriptor> range(long rangeId) { return s.range(rangeId); }
+      @Override public Map<String, String> replicaAddresses(RangeDescriptor d) { return s.replicaAddresses(d); }
+      @Override public MapDelta changesSince(long v) { return s.changesSince(v); }
       @Override public List<dev.rangekv.core.cluster.NodeInfo> nodes() { return s.nodes(); }
       @Override public List<dev.rangekv.core.cluster.Event> events(long a, int l, long r) { return List.of(); }
     };
     for (String key : List.of("", "c", "d", "g", "x")) {
       for (int limit = 0; limit < 5; limit++) {
-        assertThat(plain.span(b(key), b("q"), false, limit)).isEqualTo(s.span(b(key), b("q"), false, limit));
-        assertThat(plain.span(b(key), ByteString.EMPTY, true, limit)).isEqualTo(s.span(b(key), ByteString.EMPTY, true, limit));
+        assertThat(wire(plain).span(b(key), b("q"), false, limit)).isEqualTo(wire(s).span(b(key), b("q"), false, limit));
+        assertThat(wire(plain).span(b(key), ByteString.EMPTY, true, limit))
+            .isEqualTo(wire(s).span(b(key), ByteString.EMPTY, true, limit));
       }
     }
   }

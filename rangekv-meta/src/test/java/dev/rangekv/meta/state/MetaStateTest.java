@@ -1,5 +1,6 @@
 package dev.rangekv.meta.state;
 
+import static dev.rangekv.meta.state.WireView.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,7 +49,7 @@ class MetaStateTest {
   @Test
   void bootstrap_installsTheMap_onlyWhileEmpty() {
     assertThat(boot.mapVersion()).isEqualTo(1);
-    assertThat(boot.ranges()).containsExactly(range(1, "", null, 1));
+    assertThat(wire(boot).ranges()).containsExactly(range(1, "", null, 1));
     assertThat(boot.nodes()).extracting(NodeInfo::lastHeartbeatMillis).containsExactly(5L);
     assertThat(boot.apply(bootstrap(6, range(9, "", null, 7)))).isSameAs(boot);
   }
@@ -80,10 +81,10 @@ class MetaStateTest {
   @Test
   void splitRightHalfFirst_leavesAProvisionalLeftRemnant_untilTheLeftHalfArrives() {
     MetaState s = boot.apply(report(10, range(2, "m", null, 2)));
-    assertThat(s.ranges()).containsExactly(range(1, "", "m", 1), range(2, "m", null, 2));
+    assertThat(wire(s).ranges()).containsExactly(range(1, "", "m", 1), range(2, "m", null, 2));
     assertThat(s.provisional(1)).isTrue();
     assertThat(s.provisional(2)).isFalse();
-    assertThat(s.lookup(ByteString.copyFromUtf8("a")).getRangeId()).isEqualTo(1);
+    assertThat(wire(s).lookup(ByteString.copyFromUtf8("a")).getRangeId()).isEqualTo(1);
 
     MetaState healed = s.apply(report(11, range(1, "", "m", 2)));
     assertThat(healed.provisional(1)).isFalse();
@@ -95,13 +96,13 @@ class MetaStateTest {
   void aMerge_removesTheRightId_andChangesSinceReportsIt() {
     MetaState split = boot.apply(report(10, range(1, "", "m", 2), range(2, "m", null, 2)));
     MetaState merged = split.apply(report(11, range(1, "", null, 3)));
-    GetMapResponse changes = merged.changesSince(split.mapVersion());
+    GetMapResponse changes = wire(merged).changesSince(split.mapVersion());
     assertThat(changes.getFull()).isFalse();
     assertThat(changes.getRangesList()).containsExactly(range(1, "", null, 3));
     assertThat(changes.getRemovedRangeIdsList()).containsExactly(2L);
-    assertThat(merged.changesSince(merged.mapVersion()).getRangesList()).isEmpty();
-    assertThat(merged.changesSince(0).getFull()).isTrue();
-    assertThat(merged.changesSince(99).getFull()).isTrue();
+    assertThat(wire(merged).changesSince(merged.mapVersion()).getRangesList()).isEmpty();
+    assertThat(wire(merged).changesSince(0).getFull()).isTrue();
+    assertThat(wire(merged).changesSince(99).getFull()).isTrue();
     assertThat(merged.range(2)).isEmpty();
   }
 
@@ -112,9 +113,9 @@ class MetaStateTest {
     long v = s.mapVersion();
     s = s.apply(report(3, range(1, "", "m", 3)));
     s = s.apply(report(4, range(1, "", null, 4)));
-    assertThat(s.changesSince(v).getFull()).isTrue();
-    assertThat(s.changesSince(v + 1).getFull()).isFalse();
-    assertThat(s.changesSince(v + 1).getRemovedRangeIdsList()).containsExactly(3L);
+    assertThat(wire(s).changesSince(v).getFull()).isTrue();
+    assertThat(wire(s).changesSince(v + 1).getFull()).isFalse();
+    assertThat(wire(s).changesSince(v + 1).getRemovedRangeIdsList()).containsExactly(3L);
   }
 
   @Test

@@ -86,7 +86,7 @@ final class PointModel {
     List<Integer> out = new ArrayList<>();
     for (int p = 0; p <= ClusterModel.POINTS; p++) {
       ByteString k = ClusterModel.key(p);
-      if (ByteString.unsignedLexicographicalComparator().compare(d.getStart(), k) <= 0 && RangeTable.endAbove(d, k)) {
+      if (ByteString.unsignedLexicographicalComparator().compare(d.getStart(), k) <= 0 && (d.getEndInfinite() || ByteString.unsignedLexicographicalComparator().compare(d.getEnd(), k) > 0)) {
         out.add(p);
       }
     }

@@ -1,11 +1,12 @@
 package dev.rangekv.server.observe;
 
 import dev.rangekv.core.cluster.Event;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.StatsBook;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.meta.MetaNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -112,17 +113,17 @@ public final class MetaLeaderSampler {
   private KeyHeatRing.Column column(MetaView view, StatsBook stats, long now) {
     long stale = STALE_TICKS * meta.tick().toMillis();
     List<KeyHeatRing.Band> bands = new ArrayList<>();
-    for (RangeDescriptorProto d : view.ranges()) {
+    for (RangeDescriptor d : view.ranges()) {
       double reads = 0;
       double writes = 0;
       double writeBytes = 0;
-      Optional<StatsBook.LeaderReport> r = stats.leaderReport(d.getRangeId());
+      Optional<StatsBook.LeaderReport> r = stats.leaderReport(d.rangeId());
       if (r.isPresent() && now - r.get().receivedMillis() <= stale) {
         reads = r.get().stats().getReadQps();
         writes = r.get().stats().getWriteQps();
         writeBytes = r.get().stats().getWriteBytesPerSecond();
       }
-      bands.add(new KeyHeatRing.Band(d.getRangeId(), d.getStart(), reads, writes, writeBytes));
+      bands.add(new KeyHeatRing.Band(d.rangeId(), ProtoValues.bytes(d.start()), reads, writes, writeBytes));
     }
     return new KeyHeatRing.Column(now, bands);
   }
