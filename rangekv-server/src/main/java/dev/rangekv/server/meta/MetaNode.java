@@ -1,18 +1,19 @@
 package dev.rangekv.server.meta;
 
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
 import dev.rangekv.meta.controller.MetaNodeServiceImpl;
 import dev.rangekv.meta.controller.MetaServiceImpl;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.MetaStateMachine;
 import dev.rangekv.meta.state.RaftMetaGroup;
+import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.meta.Bootstrap;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.MetaCommand;
@@ -309,7 +310,7 @@ public final class MetaNode implements AutoCloseable {
    * On the meta leader (waiting up to {@code timeout} for this replica to lead): installs the first map
    * of a new cluster; ignored by the meta range when it has a map already.
    */
-  public void bootstrap(List<RangeDescriptorProto> ranges, List<NodeRecord> nodes, Duration timeout)
+  public void bootstrap(List<ReportedRange> ranges, List<NodeInfo> nodes, Duration timeout)
       throws IOException {
     MetaGroup group = group().orElseThrow(() -> new IllegalStateException("node " + nodeId + " hosts no meta replica"));
     long end = System.nanoTime() + timeout.toNanos();
@@ -319,8 +320,7 @@ public final class MetaNode implements AutoCloseable {
       }
       sleep(20);
     }
-    MetaCommand cmd = MetaCommand.newBuilder().setAtMillis(System.currentTimeMillis())
-        .setBootstrap(Bootstrap.newBuilder().addAllRanges(ranges).addAllNodes(nodes)).build();
+    MetaCommand cmd = MetaCommands.bootstrap(ranges, nodes, System.currentTimeMillis());
     try {
       group.propose(cmd).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -6,8 +6,8 @@ import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.meta.state.ReportedRange;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.server.observe.HttpSettings;
 import java.io.IOException;
@@ -15,7 +15,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -110,9 +112,10 @@ public final class LocalCluster implements AutoCloseable {
         for (RangeKvNode n : first) {
           n.hostMeta(first);
         }
-        RangeDescriptorProto rootProto = ProtoValues.descriptor(root, id -> cluster.config(cluster.indexOf(id)).clientAddress());
-        awaitMetaLeader(first).metaNode().bootstrap(List.of(rootProto),
-            cluster.nodes.stream().map(RangeKvNode::record).toList(), Duration.ofSeconds(60));
+        Map<String, String> addresses = new HashMap<>();
+        root.replicas().forEach(id -> addresses.put(id, cluster.config(cluster.indexOf(id)).clientAddress()));
+        awaitMetaLeader(first).metaNode().bootstrap(List.of(new ReportedRange(root, addresses)),
+            cluster.nodes.stream().map(n -> NodeProtos.node(n.record())).toList(), Duration.ofSeconds(60));
       }
     } catch (IOException | RuntimeException e) {
       cluster.close();

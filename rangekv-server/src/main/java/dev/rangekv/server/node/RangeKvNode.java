@@ -6,8 +6,9 @@ import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
-import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.proto.replica.RaftReplica;
@@ -61,6 +62,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -335,7 +337,8 @@ public final class RangeKvNode implements AutoCloseable {
     RangeDescriptor root = new RangeDescriptor(RangeIds.ROOT, Key.EMPTY, RangeEnd.INFINITY, List.of(nodeId()), 0);
     bootstrap(root, List.of(replica()));
     hostMeta(List.of(this));
-    m.bootstrap(List.of(ProtoValues.descriptor(root, id -> config.clientAddress())), List.of(record()), timeout);
+    m.bootstrap(List.of(new ReportedRange(root, Map.of(nodeId(), config.clientAddress()))),
+        List.of(NodeProtos.node(record())), timeout);
   }
 
   /**
