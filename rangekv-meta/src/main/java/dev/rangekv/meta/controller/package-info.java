@@ -8,6 +8,8 @@
  * logging every decision (taken or declined) as an event; answers "why" ({@link
  * dev.rangekv.meta.controller.WhyBook}), the admin calls and the whole meta API ({@link
  * dev.rangekv.meta.controller.MetaServiceImpl}). Codes against {@code meta.state}'s interfaces only;
- * nothing in {@code meta.state} depends on it.
+ * nothing in {@code meta.state} depends on it. Its classes pass core's values; wire messages are built
+ * and read only at the edges: the gRPC services ({@code MetaServiceImpl}, {@code MetaNodeServiceImpl},
+ * {@code RangeWatchers}) and the outbound node calls ({@code StepCalls}, {@code MetaVoterStep}).
  */
 package dev.rangekv.meta.controller;
