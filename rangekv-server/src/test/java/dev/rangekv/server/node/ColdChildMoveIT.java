@@ -1,5 +1,7 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -27,7 +29,7 @@ class ColdChildMoveIT {
   @Timeout(180)
   void aNeverWrittenSplitChildMovesToAFourthNode() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = new NodeAdminClient(MoveIT.seeds(cluster), Duration.ofSeconds(60))) {
       router.refresh();
       for (int i = 0; i < 20; i++) {

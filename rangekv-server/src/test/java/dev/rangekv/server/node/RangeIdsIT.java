@@ -1,5 +1,6 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 

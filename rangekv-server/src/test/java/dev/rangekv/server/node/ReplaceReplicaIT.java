@@ -1,5 +1,7 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +41,7 @@ class ReplaceReplicaIT {
   @Timeout(180)
   void aMoveOffTheLeader_swapsTheReplicasInOneChange_andNeverHasAFourthVoter() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90));
         VoterSampler voters = new VoterSampler(cluster, 1)) {
       router.refresh();
@@ -77,7 +79,7 @@ class ReplaceReplicaIT {
   @Timeout(120)
   void aLeaderAskedToReplaceItself_refusesRetryably_andChangesNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
@@ -107,7 +109,7 @@ class ReplaceReplicaIT {
   @Timeout(180)
   void killingTheTargetMidReplace_abortsIt_andTheRangeKeepsItsReplicas() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       // Random (incompressible) values: ~2.4 MiB that the store cannot shrink.

@@ -1,5 +1,6 @@
 package dev.rangekv.server.node;
 
+import dev.rangekv.testkit.Await;
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
