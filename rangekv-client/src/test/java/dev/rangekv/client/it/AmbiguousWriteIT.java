@@ -1,5 +1,6 @@
 package dev.rangekv.client.it;
 
+import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.AmbiguousResultException;
@@ -67,7 +68,7 @@ class AmbiguousWriteIT {
       }, "incrementer");
       incrementer.start();
       // polling a counter: no event to await
-      TestCluster.await("30 increments done (or the incrementer ended)", java.time.Duration.ofSeconds(60),
+      Await.until(java.time.Duration.ofSeconds(60), "30 increments done (or the incrementer ended)",
           () -> done.get() >= 30 || !incrementer.isAlive());
       tc.cluster.stop(tc.leaderIndexOf(counter)); // mid-run, with a request likely in flight
       incrementer.join();

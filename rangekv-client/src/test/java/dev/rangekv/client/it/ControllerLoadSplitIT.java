@@ -1,5 +1,6 @@
 package dev.rangekv.client.it;
 
+import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
@@ -28,7 +29,7 @@ class ControllerLoadSplitIT {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      AckedWriters writers = new AckedWriters(client, 4, n -> Key.utf8(String.format("item%05d", n)), 100, 2_000);
+      AckedWriters writers = ClientWriters.start(client, 4, n -> Key.utf8(String.format("item%05d", n)), 100, 2_000);
       writers.join();
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong reads = new AtomicLong();
@@ -60,7 +61,7 @@ class ControllerLoadSplitIT {
         }
       }
       assertThat(reads.get()).isPositive();
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.rangekv.client.it;
 
+import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
@@ -25,7 +26,7 @@ class ControllerMonotonicIT {
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
       long t0 = 1_700_000_000_000L;
-      try (AckedWriters writers = new AckedWriters(client, 8,
+      try (AckedWriters writers = ClientWriters.start(client, 8,
           n -> KeyCodec.tuple().addLong(t0 + n).addString("order").build(), 2_000, Long.MAX_VALUE)) {
         meta.awaitOrDump("the monotonic-key alert", Duration.ofMinutes(3),
             () -> !meta.events("alert-monotonic").isEmpty());

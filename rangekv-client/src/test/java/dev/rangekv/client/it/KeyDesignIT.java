@@ -1,5 +1,6 @@
 package dev.rangekv.client.it;
 
+import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.KeyValue;
@@ -103,6 +104,6 @@ class KeyDesignIT extends SharedClusterFixture {
   }
 
   private static void awaitIncrements(AtomicLong applied, long atLeast) {
-    TestCluster.await("increments progress to " + atLeast, Duration.ofSeconds(60), () -> applied.get() >= atLeast);
+    Await.until(Duration.ofSeconds(60), "increments progress to " + atLeast, () -> applied.get() >= atLeast);
   }
 }

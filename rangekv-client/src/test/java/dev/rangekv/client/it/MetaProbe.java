@@ -1,5 +1,6 @@
 package dev.rangekv.client.it;
 
+import dev.rangekv.testkit.Await;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.ListEventsRequest;
 import dev.rangekv.proto.ListRangeStatsRequest;
@@ -90,7 +91,7 @@ final class MetaProbe implements AutoCloseable {
   /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
     // the controller acts on its own ticks: nothing to await but state, polled every 200 ms
-    TestCluster.await(what, timeout, Duration.ofMillis(200), condition);
+    Await.until(timeout, Duration.ofMillis(200), what, condition);
   }
 
   @Override
