@@ -40,7 +40,10 @@ public final class AckedWriters implements AutoCloseable {
   /** One write: a key and its value. */
   public record Write(Key key, byte[] value) {}
 
-  /** Makes write number {@code n} (0, 1, 2, ... across all writers) for {@code writer}; each writer calls only with its own index. */
+  /**
+   * Makes write number {@code n} (0, 1, 2, ... across all writers) for {@code writer}; a writer calls it only
+   * with its own index, so per-writer state needs no lock.
+   */
   @FunctionalInterface
   public interface Writes {
     Write make(int writer, long n);
@@ -178,7 +181,8 @@ public final class AckedWriters implements AutoCloseable {
         Key k = chunk.get(j);
         assertThat(got.get(j)).as("acknowledged write of %s", k).isPresent();
         byte[] v = got.get(j).get();
-        boolean matches = Arrays.equals(v, acked.get(k)) || (ambiguous.containsKey(k) && Arrays.equals(v, ambiguous.get(k)));
+        boolean matches = Arrays.equals(v, acked.get(k))
+            || (ambiguous.containsKey(k) && Arrays.equals(v, ambiguous.get(k)));
         assertThat(matches).as("value of %s", k).isTrue();
       }
     }

@@ -296,17 +296,16 @@ public final class ClusterRouter implements AutoCloseable {
     long deadline = System.currentTimeMillis() + deadlineMillis;
     while (true) {
       try {
-        Optional<SplitRangeResponse> r = call(at, (a, d) -> ProtoValues.descriptor(d).start().equals(at)
-            ? Optional.<SplitRangeResponse>empty()
-            : Optional.of(admin(a).splitRange(SplitRangeRequest.newBuilder().setHeader(header(d))
-                .setSplitKey(ProtoValues.bytes(at)).setChildRangeId(childIds.getAsLong()).build())));
-        r.ifPresent(s -> learn(List.of(s.getLeft(), s.getRight())));
-        return r;
+        // the leader, not this cache, says whether a range starts at the key: a cached boundary may be gone
+        SplitRangeResponse r = call(at, (a, d) -> admin(a).splitRange(SplitRangeRequest.newBuilder()
+            .setHeader(header(d)).setSplitKey(ProtoValues.bytes(at)).setChildRangeId(childIds.getAsLong()).build()));
+        learn(List.of(r.getLeft(), r.getRight()));
+        return Optional.of(r);
       } catch (StatusRuntimeException e) {
         Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
         if (typed.isPresent() && typed.get().hasInvalidArgument()
             && typed.get().getInvalidArgument().getLimit().equals("split_key")) {
-          return Optional.empty(); // the cache was stale: a range starts at the key already
+          return Optional.empty(); // the range starts at the key already
         }
         if (System.currentTimeMillis() > deadline) {
           throw e;

@@ -97,9 +97,4 @@ public final class NodeListings {
   public String awaitLeader(Key key, Duration timeout) {
     return Await.value(timeout, POLL, "a leader for the range of " + key, () -> leaderOf(key));
   }
-
-  /** Waits (bounded) until the newest tiling has {@code n} ranges (a split's child counts once its group runs); returns it. */
-  public List<RangeDescriptorProto> awaitRanges(int n, Duration timeout) {
-    return Await.result(timeout, POLL, n + " ranges", this::newestTiling, t -> t.size() == n);
-  }
 }
