@@ -1,8 +1,8 @@
 package dev.rangekv.cli.nemesis;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.process.CliProcess;
 import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

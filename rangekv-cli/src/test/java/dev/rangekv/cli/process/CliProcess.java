@@ -1,7 +1,7 @@
 package dev.rangekv.cli.process;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.RangeKvCommand;
+import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.AmbiguousResultException;
@@ -8,6 +7,7 @@ import dev.rangekv.client.CasResult;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,7 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testkit.Await;
-import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.AmbiguousResultException;
@@ -12,6 +10,8 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
+import dev.rangekv.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;

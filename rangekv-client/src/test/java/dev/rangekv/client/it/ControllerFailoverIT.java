@@ -1,11 +1,11 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;

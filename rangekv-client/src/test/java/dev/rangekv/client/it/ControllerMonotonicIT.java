@@ -1,6 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
@@ -8,6 +7,7 @@ import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.KeyValue;
@@ -11,11 +10,12 @@ import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.testkit.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;

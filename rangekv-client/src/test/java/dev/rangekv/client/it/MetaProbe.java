@@ -1,6 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.proto.ListEventsRequest;
 import dev.rangekv.proto.ListRangeStatsRequest;
@@ -8,6 +7,7 @@ import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

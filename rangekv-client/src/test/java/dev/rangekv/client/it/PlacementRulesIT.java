@@ -1,6 +1,5 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
@@ -13,6 +12,7 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

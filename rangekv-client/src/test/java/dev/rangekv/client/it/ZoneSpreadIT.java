@@ -1,12 +1,12 @@
 package dev.rangekv.client.it;
 
-import dev.rangekv.testcluster.AckedWriters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

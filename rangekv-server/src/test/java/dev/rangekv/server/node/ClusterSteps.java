@@ -1,11 +1,11 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.storage.KeyValue;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

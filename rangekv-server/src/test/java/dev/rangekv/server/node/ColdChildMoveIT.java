@@ -1,7 +1,5 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -9,6 +7,8 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.server.move.NodeAdminClient;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

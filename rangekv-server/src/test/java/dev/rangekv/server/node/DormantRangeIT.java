@@ -1,11 +1,11 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -12,6 +10,8 @@ import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
 import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

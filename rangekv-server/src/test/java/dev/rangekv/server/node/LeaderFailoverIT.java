@@ -1,11 +1,11 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

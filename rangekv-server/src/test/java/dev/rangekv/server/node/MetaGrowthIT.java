@@ -1,10 +1,10 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

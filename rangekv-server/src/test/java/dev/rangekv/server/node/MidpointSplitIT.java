@@ -1,6 +1,5 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -13,6 +12,7 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.testcluster.ClusterRouter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;

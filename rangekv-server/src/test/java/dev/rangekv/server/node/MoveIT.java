@@ -1,8 +1,5 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ScanChecker;
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,6 +16,9 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testcluster.ScanChecker;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;

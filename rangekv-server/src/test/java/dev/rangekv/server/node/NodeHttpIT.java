@@ -1,11 +1,11 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;

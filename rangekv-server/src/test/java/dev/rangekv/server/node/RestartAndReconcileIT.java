@@ -1,15 +1,15 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
-import dev.rangekv.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.CompareAndSetRequest;
-import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.WriteId;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.rangekv.server.node;
 
-import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Seed;
 import java.nio.file.Path;
 import java.time.Duration;
