@@ -17,8 +17,15 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 public final class Await {
   private static final boolean TRACE = Boolean.getBoolean("rangekv.await.trace");
+  /** The poll interval when none is given: cheap checks of in-JVM or loopback state. */
+  private static final Duration POLL = Duration.ofMillis(20);
 
   private Await() {}
+
+  /** Polls {@code condition} every 20 ms until it holds; fails after {@code timeout} naming {@code what}. */
+  public static void until(Duration timeout, String what, BooleanSupplier condition) {
+    until(timeout, POLL, what, condition);
+  }
 
   /** Polls {@code condition} every {@code every} until it holds; fails after {@code timeout} naming {@code what}. */
   public static void until(Duration timeout, Duration every, String what, BooleanSupplier condition) {
@@ -38,6 +45,11 @@ public final class Await {
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("timed out after " + timeout + " waiting until " + what + diagnosis.get(), e);
     }
+  }
+
+  /** Polls {@code value} every 20 ms until it is present, and returns it. */
+  public static <T> T value(Duration timeout, String what, Supplier<Optional<T>> value) {
+    return value(timeout, POLL, what, value);
   }
 
   /** Polls {@code value} every {@code every} until it is present, and returns it. */

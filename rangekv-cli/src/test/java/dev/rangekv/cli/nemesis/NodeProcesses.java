@@ -1,8 +1,8 @@
 package dev.rangekv.cli.nemesis;
 
-import dev.rangekv.testkit.Await;
-import dev.rangekv.cli.RangeKvCommand;
+import dev.rangekv.cli.process.CliProcess;
 import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -65,22 +65,19 @@ final class NodeProcesses implements AutoCloseable {
       throw new IllegalStateException("closed: " + id + " is not started again");
     }
     Node n = nodes.get(id);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // C1 only, as process.CliProcess: a test node lives minutes, and C2 compiles slowed the others' start-ups
-    cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-        "-cp", System.getProperty("java.class.path"),
-        RangeKvCommand.class.getName(), "start", "--node-id", id, "--listen", n.client(), "--raft-listen", n.raft(),
-        "--data-dir", n.dataDir().toString(), "--insecure"));
+    List<String> args = new ArrayList<>(List.of("start", "--node-id", id, "--listen", n.client(),
+        "--raft-listen", n.raft(), "--data-dir", n.dataDir().toString(), "--insecure"));
     for (String s : settings) {
-      cmd.addAll(List.of("--set", s));
+      args.addAll(List.of("--set", s));
     }
     if (!join.isEmpty()) {
-      cmd.addAll(List.of("--join", String.join(",", join)));
+      args.addAll(List.of("--join", String.join(",", join)));
     }
     Path log = logs.resolve(id + "-" + (++starts) + ".log");
     currentLog.put(id, log);
-    running.put(id, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+    // the JVM options of process.CliProcess: C1 only, a test node lives minutes
+    running.put(id, new ProcessBuilder(CliProcess.command(List.of(), args)).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start());
   }
 
   /**

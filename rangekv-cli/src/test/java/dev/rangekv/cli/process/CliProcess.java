@@ -1,7 +1,7 @@
 package dev.rangekv.cli.process;
 
-import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.RangeKvCommand;
+import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +17,7 @@ import java.util.function.Predicate;
  * file (never a pipe that could fill up). Tests await lines in the log with a bound, and must
  * {@link #close()} it (destroyForcibly) in a finally block.
  */
-final class CliProcess implements AutoCloseable {
+public final class CliProcess implements AutoCloseable {
   /**
    * JVM options of every test process: a small heap, and C1 only (as bin/rangekv runs its short commands):
    * a test node lives a minute or two, and on a 2-core box its C2 compiles competed with the other
@@ -39,14 +39,23 @@ final class CliProcess implements AutoCloseable {
   }
 
   static CliProcess start(Path log, List<String> jvmArgs, List<String> args) throws IOException {
+    Process p = new ProcessBuilder(command(jvmArgs, args)).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start();
+    return new CliProcess(p, log);
+  }
+
+  /**
+   * The command line of a {@code rangekv} process with {@code args}: this JVM's java with {@link #NODE_JVM}
+   * then {@code jvmArgs}, on the test classpath.
+   */
+  public static List<String> command(List<String> jvmArgs, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(NODE_JVM);
     cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
     cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    return new CliProcess(p, log);
+    return cmd;
   }
 
   String output() {

@@ -7,6 +7,7 @@ import dev.rangekv.client.CasResult;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -67,7 +68,7 @@ class AmbiguousWriteIT {
       }, "incrementer");
       incrementer.start();
       // polling a counter: no event to await
-      TestCluster.await("30 increments done (or the incrementer ended)", java.time.Duration.ofSeconds(60),
+      Await.until(java.time.Duration.ofSeconds(60), "30 increments done (or the incrementer ended)",
           () -> done.get() >= 30 || !incrementer.isAlive());
       tc.cluster.stop(tc.leaderIndexOf(counter)); // mid-run, with a request likely in flight
       incrementer.join();

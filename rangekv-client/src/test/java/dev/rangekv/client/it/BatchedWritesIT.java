@@ -10,6 +10,8 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
+import dev.rangekv.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +81,7 @@ class BatchedWritesIT {
         th.start();
         counters.add(th);
       }
-      AckedWriters writers = new AckedWriters(client, 64, BatchedWritesIT::key, 100, Long.MAX_VALUE);
+      AckedWriters writers = ClientWriters.start(client, 64, BatchedWritesIT::key, 100, Long.MAX_VALUE);
       try {
         awaitAcked(writers, 2_000);
         tc.split(key(writers.ackedCount() / 2)); // inside the written keys: both halves take writes
@@ -96,7 +98,7 @@ class BatchedWritesIT {
         }
       }
       log.info("batched writes acked={} failures={}", writers.ackedCount(), writers.failures());
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
       for (int c = 0; c < COUNTERS; c++) {
         long value = client.get(counter(c)).map(v -> ByteBuffer.wrap(v).getLong()).orElse(0L);
         assertThat(value).as("counter %d: acked %d ambiguous %d", c, ackedIncrements.get(c), ambiguousIncrements.get(c))
@@ -107,7 +109,7 @@ class BatchedWritesIT {
   }
 
   private static void awaitAcked(AckedWriters writers, long count) {
-    TestCluster.await("acked " + count + " writes", Duration.ofSeconds(90), () -> writers.ackedCount() >= count);
+    Await.until(Duration.ofSeconds(90), "acked " + count + " writes", () -> writers.ackedCount() >= count);
   }
 
   private static String spareOf(TestCluster tc, List<String> replicas) {

@@ -8,7 +8,10 @@ import dev.rangekv.core.cluster.ControllerConfigBuilder;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.ReplicaProto;
+import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.testcluster.NodeListings;
+import dev.rangekv.testcluster.NodeStubs;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -66,24 +69,22 @@ final class ControllerClusters {
     throw new AssertionError("no meta leader");
   }
 
-  /** "id@generation" of every range as its leader holds it. */
+  /** "id@generation" of every range as its leader holds it, by the running nodes' own accounts. */
   static Set<String> leaderDescriptors(LocalCluster cluster) {
     Set<String> out = new java.util.HashSet<>();
-    for (int i = 0; i < cluster.size(); i++) {
-      if (!cluster.isRunning(i)) {
-        continue;
-      }
-      io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(cluster.config(i).clientAddress())
-          .usePlaintext().build();
-      try {
-        for (var r : dev.rangekv.proto.KvServiceGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
-            .listRanges(dev.rangekv.proto.ListRangesRequest.getDefaultInstance()).getReplicasList()) {
-          if (r.getLeader()) {
-            out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration());
+    try (NodeStubs stubs = new NodeStubs()) {
+      NodeListings listings = new NodeListings(stubs, () -> {
+        List<String> running = new java.util.ArrayList<>();
+        for (int i = 0; i < cluster.size(); i++) {
+          if (cluster.isRunning(i)) {
+            running.add(cluster.config(i).clientAddress());
           }
         }
-      } finally {
-        ch.shutdownNow();
+        return running;
+      });
+      for (List<ReplicaStatus> replicas : listings.replicasByNode().values()) {
+        replicas.stream().filter(ReplicaStatus::getLeader)
+            .forEach(r -> out.add(r.getRange().getRangeId() + "@" + r.getRange().getGeneration()));
       }
     }
     return out;

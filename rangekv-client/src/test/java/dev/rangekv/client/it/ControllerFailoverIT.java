@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;
@@ -22,7 +23,7 @@ class ControllerFailoverIT {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      try (AckedWriters writers = new AckedWriters(client, 8, ControllerClusters::uniformKey, 16 << 10, 800)) {
+      try (AckedWriters writers = ClientWriters.start(client, 8, ControllerClusters::uniformKey, 16 << 10, 800)) {
         meta.awaitOrDump("the controller splits", Duration.ofMinutes(2), () -> !meta.events("split").isEmpty());
         int leader = ControllerClusters.metaLeader(cluster);
         cluster.stop(leader);
@@ -33,7 +34,7 @@ class ControllerFailoverIT {
             () -> meta.ranges().stream().map(r -> r.getRange().getRangeId() + "@" + r.getRange().getGeneration())
                 .collect(Collectors.toSet()).equals(ControllerClusters.leaderDescriptors(cluster)),
             () -> unheld(cluster, meta));
-        writers.assertNoAckedWriteLost();
+        writers.assertNoAckedWriteLost(client::batchGet);
       }
     }
   }

@@ -7,6 +7,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ class ControllerLoadSplitIT {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      AckedWriters writers = new AckedWriters(client, 4, n -> Key.utf8(String.format("item%05d", n)), 100, 2_000);
+      AckedWriters writers = ClientWriters.start(client, 4, n -> Key.utf8(String.format("item%05d", n)), 100, 2_000);
       writers.join();
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong reads = new AtomicLong();
@@ -60,7 +61,7 @@ class ControllerLoadSplitIT {
         }
       }
       assertThat(reads.get()).isPositive();
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
     }
   }
 }

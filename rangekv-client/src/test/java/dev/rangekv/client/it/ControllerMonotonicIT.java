@@ -7,6 +7,7 @@ import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.proto.EventProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class ControllerMonotonicIT {
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
       long t0 = 1_700_000_000_000L;
-      try (AckedWriters writers = new AckedWriters(client, 8,
+      try (AckedWriters writers = ClientWriters.start(client, 8,
           n -> KeyCodec.tuple().addLong(t0 + n).addString("order").build(), 2_000, Long.MAX_VALUE)) {
         meta.awaitOrDump("the monotonic-key alert", Duration.ofMinutes(3),
             () -> !meta.events("alert-monotonic").isEmpty());

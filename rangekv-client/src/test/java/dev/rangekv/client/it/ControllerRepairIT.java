@@ -6,6 +6,7 @@ import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,7 @@ class ControllerRepairIT {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      AckedWriters writers = new AckedWriters(client, 8, ControllerClusters::uniformKey, 16 << 10, 400);
+      AckedWriters writers = ClientWriters.start(client, 8, ControllerClusters::uniformKey, 16 << 10, 400);
       writers.join();
       meta.awaitOrDump("the 4th node holds replicas", Duration.ofMinutes(3), () -> meta.ranges().size() >= 3
           && meta.ranges().stream().anyMatch(r -> ControllerClusters.replicaIds(r).contains("n4")));
@@ -39,7 +40,7 @@ class ControllerRepairIT {
             + "; events: " + meta.events().stream().map(ev -> ev.getKind() + " " + ev.getRangeIdsList() + " " + ev.getReason()).toList(), e);
       }
       assertThat(meta.events("repair")).isNotEmpty();
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +25,7 @@ class ControllerSplitMergeIT {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests(), ControllerClusters.config());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      AckedWriters writers = new AckedWriters(client, 8, ControllerClusters::uniformKey, 16 << 10, 1280);
+      AckedWriters writers = ClientWriters.start(client, 8, ControllerClusters::uniformKey, 16 << 10, 1280);
       writers.join();
       assertThat(writers.ackedBytes()).as("acknowledged bytes").isGreaterThan(18L << 20);
 
@@ -39,7 +40,7 @@ class ControllerSplitMergeIT {
       });
       assertThat(meta.events("split")).isNotEmpty();
       assertThat(meta.events("alert-monotonic")).as("uniform keys are no monotonic hotspot").isEmpty();
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
 
       int before = meta.ranges().size();
       client.deleteRange(Key.EMPTY, RangeEnd.INFINITY);

@@ -10,11 +10,12 @@ import dev.rangekv.client.scan.ScanOptions;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.KeyCodec;
 import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.testkit.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -103,6 +104,6 @@ class KeyDesignIT extends SharedClusterFixture {
   }
 
   private static void awaitIncrements(AtomicLong applied, long atLeast) {
-    TestCluster.await("increments progress to " + atLeast, Duration.ofSeconds(60), () -> applied.get() >= atLeast);
+    Await.until(Duration.ofSeconds(60), "increments progress to " + atLeast, () -> applied.get() >= atLeast);
   }
 }

@@ -7,6 +7,7 @@ import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -90,7 +91,7 @@ final class MetaProbe implements AutoCloseable {
   /** Polls {@code condition} every 200 ms until it holds; fails with {@code what} after {@code timeout}. */
   static void await(String what, Duration timeout, BooleanSupplier condition) {
     // the controller acts on its own ticks: nothing to await but state, polled every 200 ms
-    TestCluster.await(what, timeout, Duration.ofMillis(200), condition);
+    Await.until(timeout, Duration.ofMillis(200), what, condition);
   }
 
   @Override

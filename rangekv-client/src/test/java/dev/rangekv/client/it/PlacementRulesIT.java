@@ -12,6 +12,7 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ class PlacementRulesIT {
       assertThat(users.warning()).isEmpty();
       // the tenant's keys are being written when its rule arrives: the split at its boundary and the
       // moves into z1 happen under these writes
-      AckedWriters tenantWriters = new AckedWriters(client, 2,
+      AckedWriters tenantWriters = ClientWriters.start(client, 2,
           n -> Key.utf8(String.format("tenant/42/%06d", n)), 1 << 10, 3000);
       MetaProbe.await("tenant writes under way", Duration.ofMinutes(1), () -> tenantWriters.ackedCount() >= 100);
       SetPlacementResult tenant = admin.set(PlacementRule.forPrefix(TENANT, 3, List.of(), List.of("z1"), List.of()));
@@ -60,7 +61,7 @@ class PlacementRulesIT {
       assertThat(admin.list().rules()).hasSize(3);
       assertThat(admin.list().version()).isEqualTo(3);
 
-      AckedWriters userWriters = new AckedWriters(client, 6, ControllerClusters::uniformKey, 16 << 10, 300);
+      AckedWriters userWriters = ClientWriters.start(client, 6, ControllerClusters::uniformKey, 16 << 10, 300);
       meta.awaitOrDump("the tenant's range sits in z1, user ranges lead from z2, all others span 3 zones",
           Duration.ofMinutes(4), () -> conforming(meta.ranges()));
       userWriters.join();
@@ -68,8 +69,8 @@ class PlacementRulesIT {
       meta.awaitOrDump("conformance after the writes", Duration.ofMinutes(2), () -> conforming(meta.ranges()));
       assertThat(meta.events("placement-set")).hasSize(3);
       assertThat(meta.ranges()).anyMatch(r -> ProtoValues.key(r.getRange().getStart()).equals(TENANT));
-      userWriters.assertNoAckedWriteLost();
-      tenantWriters.assertNoAckedWriteLost();
+      userWriters.assertNoAckedWriteLost(client::batchGet);
+      tenantWriters.assertNoAckedWriteLost(client::batchGet);
 
       long steadyFrom = lastSeq(meta); // no more writes: the load stays as it is from here
       cluster.stop(1); // z2's only node: its leaderships move to z1 or z3
@@ -87,12 +88,13 @@ class PlacementRulesIT {
       // every 3-zone range has its z2 and z3 replicas, a majority: once they elect, it serves reads and writes
       ZoneLoss.assertServed(cluster, meta, client, before, r -> !ProtoValues.key(r.getRange().getStart()).startsWith(TENANT));
       ZoneLoss.awaitServed("every acknowledged user write reads back with z1 dead", Duration.ofMinutes(2),
-          () -> ZoneLoss.describeOrWhyNot(meta), userWriters::assertNoAckedWriteLost);
-      AckedWriters after = new AckedWriters(client, 2, n -> ControllerClusters.uniformKey(1_000_000 + n), 1 << 10, 200);
+          () -> ZoneLoss.describeOrWhyNot(meta), () -> userWriters.assertNoAckedWriteLost(client::batchGet));
+      AckedWriters after = ClientWriters.start(client, 2, n -> ControllerClusters.uniformKey(1_000_000 + n), 1 << 10, 200);
       after.join();
       assertThat(after.ackedCount()).as("writes acknowledged with z1 dead (failures: %d)", after.failures())
           .isPositive();
-      ZoneLoss.awaitServed("the writes made with z1 dead read back", Duration.ofMinutes(1), after::assertNoAckedWriteLost);
+      ZoneLoss.awaitServed("the writes made with z1 dead read back", Duration.ofMinutes(1),
+          () -> after.assertNoAckedWriteLost(client::batchGet));
     }
   }
 

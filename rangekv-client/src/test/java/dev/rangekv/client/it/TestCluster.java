@@ -8,30 +8,18 @@ import dev.rangekv.client.routing.RetryPolicy;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeMap;
-import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.ListRangesRequest;
-import dev.rangekv.proto.ListRangesResponse;
-import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
-import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
-import dev.rangekv.testkit.Await;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testcluster.NodeListings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
 
 /**
@@ -40,7 +28,9 @@ import org.awaitility.Awaitility;
  */
 final class TestCluster implements AutoCloseable {
   final LocalCluster cluster;
-  private final Map<String, ManagedChannel> admin = new HashMap<>();
+  /** Splits on a range's leader, with the nodes' own listings (of the running nodes only). */
+  private final ClusterRouter router;
+  private final NodeListings listings;
 
   TestCluster(Path dir) throws IOException {
     this(dir, 3);
@@ -54,6 +44,9 @@ final class TestCluster implements AutoCloseable {
   /** {@code size} nodes with {@code tuning}; the first range starts on the first three. */
   TestCluster(Path dir, int size, RaftTuning tuning) throws IOException {
     this.cluster = LocalCluster.start(size, dir, tuning);
+    // a split waits at most 20 s for a leader to take it
+    this.router = new ClusterRouter(this::running, Duration.ofSeconds(20), cluster::splitChildId);
+    this.listings = router.listings();
   }
 
   /**
@@ -62,27 +55,18 @@ final class TestCluster implements AutoCloseable {
    */
   RangeMap ranges() {
     List<RangeDescriptor> all = new ArrayList<>();
-    for (List<ReplicaStatus> replicas : replicasByNode().values()) {
+    for (List<ReplicaStatus> replicas : listings.replicasByNode().values()) {
       replicas.forEach(r -> all.add(ProtoValues.descriptor(r.getRange())));
     }
     return CacheFold.fold(List.of(), all);
   }
 
-  /**
-   * Each running node's replicas by its own account, by node index in order; a node that does not
-   * answer (still starting, or stopping) is left out: the others describe its ranges too.
-   */
-  private Map<Integer, List<ReplicaStatus>> replicasByNode() {
-    Map<Integer, List<ReplicaStatus>> out = new java.util.TreeMap<>();
+  /** The client addresses of the running nodes, in node order. */
+  private List<String> running() {
+    List<String> out = new ArrayList<>();
     for (int i = 0; i < cluster.size(); i++) {
-      if (!cluster.isRunning(i)) {
-        continue;
-      }
-      try {
-        out.put(i, kv(cluster.config(i).clientAddress()).listRanges(ListRangesRequest.getDefaultInstance())
-            .getReplicasList());
-      } catch (RuntimeException e) {
-        // a node that does not answer: see above
+      if (cluster.isRunning(i)) {
+        out.add(cluster.config(i).clientAddress());
       }
     }
     return out;
@@ -115,20 +99,7 @@ final class TestCluster implements AutoCloseable {
 
   /** The index of the node leading the range that holds {@code key}, by its own account. */
   int leaderIndexOf(Key key) {
-    // polling the nodes' own accounts: a new leader has no event to await
-    return Await.value(Duration.ofSeconds(20), Duration.ofMillis(20), "a leader for the range of " + key,
-        () -> findLeader(key));
-  }
-
-  private Optional<Integer> findLeader(Key key) {
-    for (Map.Entry<Integer, List<ReplicaStatus>> node : replicasByNode().entrySet()) {
-      for (ReplicaStatus s : node.getValue()) {
-        if (s.getLeader() && ProtoValues.descriptor(s.getRange()).contains(key)) {
-          return Optional.of(node.getKey());
-        }
-      }
-    }
-    return Optional.empty();
+    return seeds().indexOf(listings.awaitLeader(key, Duration.ofSeconds(20)));
   }
 
   /** Waits (bounded) until a read through {@code c} succeeds: the cluster elected its first leaders. */
@@ -142,92 +113,14 @@ final class TestCluster implements AutoCloseable {
         });
   }
 
-  /**
-   * Polls {@code condition} every 20 ms in the calling thread until it holds; fails with {@code what} after
-   * {@code timeout} (cluster state has no event to await).
-   */
-  static void await(String what, Duration timeout, BooleanSupplier condition) {
-    await(what, timeout, Duration.ofMillis(20), condition);
-  }
-
-  /** As {@link #await(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
-  static void await(String what, Duration timeout, Duration poll, BooleanSupplier condition) {
-    Await.until(timeout, poll, what, condition);
-  }
-
-  private KvServiceGrpc.KvServiceBlockingStub kv(String address) {
-    return KvServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(5, TimeUnit.SECONDS);
-  }
-
-  private NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
-    return NodeAdminServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(5, TimeUnit.SECONDS);
-  }
-
-  private ManagedChannel channel(String address) {
-    return admin.computeIfAbsent(address, a -> ManagedChannelBuilder.forTarget(a).usePlaintext().build());
-  }
-
-  /** Splits the range holding {@code at} (unless {@code at} is already a boundary); retries until done. */
+  /** Splits the range holding {@code at} on its leader (unless {@code at} is already a boundary: null); retries until done. */
   SplitRangeResponse split(Key at) {
-    RuntimeException[] last = new RuntimeException[1];
-    java.util.concurrent.atomic.AtomicReference<Optional<SplitRangeResponse>> done =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    try {
-      // polling for a leader to appear: there is no event to await
-      await("split at " + at, Duration.ofSeconds(20), () -> {
-        done.set(trySplit(at, last));
-        return done.get() != null;
-      });
-    } catch (AssertionError e) {
-      throw new IllegalStateException("could not split at " + at, last[0] != null ? last[0] : e);
-    }
-    return done.get().orElse(null);
-  }
-
-  /** One pass over the nodes: the split's answer, empty when {@code at} is a boundary, null when no leader took it. */
-  private Optional<SplitRangeResponse> trySplit(Key at, RuntimeException[] last) {
-    for (int i = 0; i < cluster.size(); i++) {
-      if (!cluster.isRunning(i)) {
-        continue;
-      }
-      String address = cluster.config(i).clientAddress();
-      try {
-        ListRangesResponse list = kv(address).listRanges(ListRangesRequest.getDefaultInstance());
-        for (ReplicaStatus s : list.getReplicasList()) {
-          RangeDescriptor d = ProtoValues.descriptor(s.getRange());
-          if (!s.getLeader() || !d.contains(at)) {
-            continue;
-          }
-          if (d.start().equals(at)) {
-            return Optional.empty();
-          }
-          return Optional.of(admin(address).splitRange(SplitRangeRequest.newBuilder()
-              .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
-              .setSplitKey(ProtoValues.bytes(at)).setChildRangeId(cluster.splitChildId()).build()));
-        }
-      } catch (RuntimeException e) {
-        last[0] = e;
-      }
-    }
-    return null;
-  }
-
-  /** A short pause between steps of a loop that has nothing to do yet (bounded by the caller). */
-  static void pause() {
-    try {
-      Thread.sleep(5);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return router.split(at).orElse(null);
   }
 
   @Override
   public void close() {
-    for (ManagedChannel ch : admin.values()) {
-      ch.shutdownNow();
-    }
+    router.close();
     cluster.close();
   }
-
 }

@@ -6,6 +6,7 @@ import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
+import dev.rangekv.testcluster.AckedWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +35,7 @@ class ZoneSpreadIT {
             ControllerClusters.builder().build());
         MetaProbe meta = new MetaProbe(cluster);
         RangeKvClient client = ControllerClusters.client(cluster)) {
-      AckedWriters writers = new AckedWriters(client, 4, ControllerClusters::uniformKey, 16 << 10, 250);
+      AckedWriters writers = ClientWriters.start(client, 4, ControllerClusters::uniformKey, 16 << 10, 250);
       writers.join();
       meta.awaitOrDump("a few ranges, each over 3 zones", Duration.ofMinutes(3), () -> {
         List<RangeStatsProto> ranges = meta.ranges();
@@ -60,13 +61,13 @@ class ZoneSpreadIT {
       assertThat(meta.events("move")).as("rebalancing moved replicas back into z2")
           .anyMatch(e -> e.getReason().startsWith("rebalance: replicas share a zone"));
       ZoneLoss.assertNoMoveUndone(meta.events(), restartedAt);
-      writers.assertNoAckedWriteLost();
+      writers.assertNoAckedWriteLost(client::batchGet);
 
       List<RangeStatsProto> before = meta.ranges();
       ZoneLoss.killZ1(cluster);
       ZoneLoss.assertServed(cluster, meta, client, before, r -> true);
       ZoneLoss.awaitServed("every acknowledged write reads back with z1 dead", Duration.ofMinutes(2),
-          () -> ZoneLoss.describeOrWhyNot(meta), writers::assertNoAckedWriteLost);
+          () -> ZoneLoss.describeOrWhyNot(meta), () -> writers.assertNoAckedWriteLost(client::batchGet));
     }
   }
 }

@@ -2,15 +2,16 @@ package dev.rangekv.server.node;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
-import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.storage.KeyValue;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** Steps the node integration tests share: a mover on a cluster, waiting for ranges, comparing replica stores. */
+/** Steps the node integration tests share: a router and a mover on a cluster, comparing replica stores. */
 final class ClusterSteps {
   private ClusterSteps() {}
 
@@ -19,13 +20,10 @@ final class ClusterSteps {
     return new NodeAdminClient(MoveIT.seeds(cluster), timeout);
   }
 
-  /** Children of a split appear once their group runs; refresh until the map has {@code n} ranges. */
-  static List<RangeDescriptorProto> awaitRanges(TestRouter router, int n) {
-    Await.until(Duration.ofSeconds(30), n + " ranges", () -> {
-      router.refresh();
-      return router.ranges().size() == n;
-    });
-    return router.ranges();
+  /** A router over every node of {@code cluster} (the meta range grants split children), giving up on a call after 30 s. */
+  static ClusterRouter router(LocalCluster cluster) {
+    List<String> seeds = MoveIT.seeds(cluster);
+    return new ClusterRouter(() -> seeds, Duration.ofSeconds(30), cluster::splitChildId);
   }
 
   /** Waits until the stores of {@code nodes} (looked up at each check) hold identical contents. */

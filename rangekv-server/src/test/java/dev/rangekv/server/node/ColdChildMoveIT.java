@@ -7,6 +7,8 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.server.move.NodeAdminClient;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,7 +29,7 @@ class ColdChildMoveIT {
   @Timeout(180)
   void aNeverWrittenSplitChildMovesToAFourthNode() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = new NodeAdminClient(MoveIT.seeds(cluster), Duration.ofSeconds(60))) {
       router.refresh();
       for (int i = 0; i < 20; i++) {

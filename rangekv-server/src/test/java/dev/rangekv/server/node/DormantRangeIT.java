@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +35,7 @@ class DormantRangeIT {
     RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofSeconds(2));
     Map<String, String> written = new ConcurrentHashMap<>();
     try (LocalCluster cluster = LocalCluster.start(3, dir, tuning)) {
-      try (TestRouter router = TestRouter.of(cluster)) {
+      try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
         for (int i = 0; i < 40; i++) {
           put(router, written, Writers.key(i * 2_500), "v" + i);
@@ -52,7 +54,7 @@ class DormantRangeIT {
           for (int t = 0; t < 4; t++) {
             int writer = t;
             writes.add(pool.submit(() -> {
-              try (TestRouter own = TestRouter.of(cluster)) {
+              try (ClusterRouter own = ClusterSteps.router(cluster)) {
                 own.refresh();
                 for (int i = 0; i < 20; i++) {
                   put(own, written, Writers.key(i * 5_000 + writer + 1), "w" + writer + "-" + i);
@@ -91,7 +93,7 @@ class DormantRangeIT {
       for (int i = 0; i < cluster.size(); i++) {
         assertThat(cluster.node(i).raftServer().getGroupIds()).as("groups open after restart on node %d", i).isEmpty();
       }
-      try (TestRouter router = TestRouter.of(cluster)) {
+      try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
         assertThat(router.ranges()).hasSize(RANGES);
         assertAllRead(router, written);
@@ -99,12 +101,12 @@ class DormantRangeIT {
     }
   }
 
-  private static void put(TestRouter router, Map<String, String> written, String key, String value) {
+  private static void put(ClusterRouter router, Map<String, String> written, String key, String value) {
     router.put(key, value);
     written.put(key, value);
   }
 
-  private static void assertAllRead(TestRouter router, Map<String, String> written) {
+  private static void assertAllRead(ClusterRouter router, Map<String, String> written) {
     written.forEach((k, v) -> assertThat(router.get(k)).as("key %s", k).contains(v));
   }
 

@@ -10,6 +10,8 @@ import dev.rangekv.proto.MultiGetRequest;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
 import dev.rangekv.proto.meta.HeartbeatRequest;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +29,7 @@ class HeartbeatIT {
   @Timeout(120)
   void heartbeat_reportsTheLeadersLoad_size_sampledKeys_andAscendingWritesAsAppends() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       RangeKvNode node = cluster.node(0);
       router.refresh();
       router.put("a/warmup", "1");
@@ -45,7 +47,7 @@ class HeartbeatIT {
       }
       List<ByteString> some = written.subList(10, 15).stream().map(ByteString::copyFromUtf8).toList();
       router.call(Key.utf8("seq/"), (a, d) -> router.kv(a).multiGet(
-          MultiGetRequest.newBuilder().setHeader(TestRouter.header(d)).addAllKeys(some).build()));
+          MultiGetRequest.newBuilder().setHeader(ClusterRouter.header(d)).addAllKeys(some).build()));
       List<KeyValueProto> scanned = router.scan(Key.utf8("seq/"), Key.utf8("seq/").prefixEnd(), 40);
       assertThat(scanned).hasSize(40);
 
@@ -107,7 +109,7 @@ class HeartbeatIT {
   @Timeout(120)
   void followers_reportTheDescriptorAndWhoLeads_only() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("f/k", "v");
       // every node has heard from the leader once a follower's report names it

@@ -18,6 +18,8 @@ import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.proto.ScanRequest;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -35,12 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
 class KvApiIT {
   @TempDir static Path dir;
   static LocalCluster cluster;
-  static TestRouter router;
+  static ClusterRouter router;
 
   @BeforeAll
   static void start() throws Exception {
     cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-    router = TestRouter.of(cluster);
+    router = ClusterSteps.router(cluster);
     router.refresh();
     router.put("warmup", "1");
   }
@@ -78,12 +80,12 @@ class KvApiIT {
     assertThat(all).extracting(kv -> kv.getKey().toStringUtf8()).containsExactly("api/a", "api/c", "api/new");
     assertThat(router.scan(Key.utf8("api/"), Key.utf8("api/").prefixEnd(), 2)).hasSize(2);
     var reversed = router.call(Key.utf8("api/"), (a, d) -> router.kv(a).scan(ScanRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit(2).setReverse(true).build()));
+        .setHeader(ClusterRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit(2).setReverse(true).build()));
     assertThat(reversed.getEntriesList()).extracting(kv -> kv.getKey().toStringUtf8()).containsExactly("api/new", "api/c");
     // limit is uint32: 2^31 and above arrive as a negative int and must mean "all", not "none"
     for (long huge : new long[] {1L << 31, (1L << 32) - 1}) {
       var all2 = router.call(Key.utf8("api/"), (a, d) -> router.kv(a).scan(ScanRequest.newBuilder()
-          .setHeader(TestRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit((int) huge).build()));
+          .setHeader(ClusterRouter.header(d)).setLo(bytes("api/")).setHi(bytes("api0")).setLimit((int) huge).build()));
       assertThat(all2.getEntriesList()).as("limit=%d", huge).extracting(kv -> kv.getKey().toStringUtf8())
           .containsExactly("api/a", "api/c", "api/new");
     }
@@ -107,7 +109,7 @@ class KvApiIT {
     var id = router.nextWriteId();
     // CAS 0 -> 1 sent twice with one write id: the retry returns the first outcome, not a failed check
     Supplier<Boolean> send = () -> router.call(Key.utf8("once/k"), (a, d) -> router.kv(a).compareAndSet(
-        dev.rangekv.proto.CompareAndSetRequest.newBuilder().setHeader(TestRouter.header(d)).setWriteId(id)
+        dev.rangekv.proto.CompareAndSetRequest.newBuilder().setHeader(ClusterRouter.header(d)).setWriteId(id)
             .setKey(bytes("once/k")).setExpectedValue(bytes("0")).setNewValue(bytes("1")).build())).getSucceeded();
     assertThat(send.get()).isTrue();
     assertThat(send.get()).isTrue();
@@ -128,7 +130,7 @@ class KvApiIT {
       }
     }
     String follower = followerAddress;
-    RangeKvError error = errorOf(() -> router.kv(follower).put(PutRequest.newBuilder().setHeader(TestRouter.header(d))
+    RangeKvError error = errorOf(() -> router.kv(follower).put(PutRequest.newBuilder().setHeader(ClusterRouter.header(d))
         .setWriteId(router.nextWriteId()).setKey(bytes("f/k")).setValue(bytes("v")).build()));
     assertThat(error.hasNotLeader()).isTrue();
     assertThat(error.getNotLeader().getLeaderNodeId()).isEqualTo(leaderId);
@@ -151,11 +153,11 @@ class KvApiIT {
     assertThat(twoMib.getInvalidArgument().getLimit()).isEqualTo("value.max-bytes");
     assertThat(twoMib.getMessage()).contains("1 MiB");
     assertThat(limitOf(() -> router.call(Key.utf8("bad/r"), (a, d) -> router.kv(a).batch(BatchRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setWriteId(router.nextWriteId())
+        .setHeader(ClusterRouter.header(d)).setWriteId(router.nextWriteId())
         .addMutations(put("bad/r1", mib)).addMutations(put("bad/r2", mib)).addMutations(put("bad/r3", mib))
         .build())))).isEqualTo("request.max-bytes");
     assertThat(limitOf(() -> router.call(Key.utf8("bad/z"), (a, d) -> router.kv(a).scan(ScanRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setLo(bytes("bad/z")).setHi(bytes("bad/a")).build())))).isEqualTo("scan.bounds");
+        .setHeader(ClusterRouter.header(d)).setLo(bytes("bad/z")).setHi(bytes("bad/a")).build())))).isEqualTo("scan.bounds");
     assertThat(router.scan(Key.utf8("bad/"), Key.utf8("bad/").prefixEnd(), 0)).isEmpty();
   }
 
@@ -167,11 +169,11 @@ class KvApiIT {
     RangeDescriptorProto before = router.lookup(Key.utf8("stale/m")).orElseThrow();
     router.split(Key.utf8("stale/m"));
     RangeKvError error = errorOf(() -> router.kv(router.lookup(Key.utf8("stale/a")).orElseThrow().getReplicas(0).getAddress())
-        .put(PutRequest.newBuilder().setHeader(TestRouter.header(before)).setWriteId(router.nextWriteId())
+        .put(PutRequest.newBuilder().setHeader(ClusterRouter.header(before)).setWriteId(router.nextWriteId())
             .setKey(bytes("stale/z")).setValue(bytes("3")).build()));
     if (error.hasNotLeader()) { // replica 0 was not the leader: ask the leader
       String leader = error.getNotLeader().getLeaderAddress();
-      error = errorOf(() -> router.kv(leader).put(PutRequest.newBuilder().setHeader(TestRouter.header(before))
+      error = errorOf(() -> router.kv(leader).put(PutRequest.newBuilder().setHeader(ClusterRouter.header(before))
           .setWriteId(router.nextWriteId()).setKey(bytes("stale/z")).setValue(bytes("3")).build()));
     }
     assertThat(error.hasRangeMoved()).as("error %s", error).isTrue();
@@ -204,12 +206,12 @@ class KvApiIT {
 
   private static Object putRaw(ByteString key, ByteString value) {
     return router.call(Key.utf8("bad/"), (a, d) -> router.kv(a).put(PutRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setWriteId(router.nextWriteId()).setKey(key).setValue(value).build()));
+        .setHeader(ClusterRouter.header(d)).setWriteId(router.nextWriteId()).setKey(key).setValue(value).build()));
   }
 
   private static BatchResponse batch(Mutation... mutations) {
     return router.call(Key.utf8("api/"), (a, d) -> router.kv(a).batch(BatchRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setWriteId(router.nextWriteId()).addAllMutations(List.of(mutations)).build()));
+        .setHeader(ClusterRouter.header(d)).setWriteId(router.nextWriteId()).addAllMutations(List.of(mutations)).build()));
   }
 
   private static Mutation put(String k, String v) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ class LeaderFailoverIT {
   @Timeout(180)
   void leaderStopped_whileWriting_newLeaderServes_andRestartedNodeCatchesUp() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("warmup", "1");
       Writers writers = new Writers(cluster, 4);
@@ -41,7 +43,7 @@ class LeaderFailoverIT {
   }
 
   /** The index of the node leading range 1, or -1. */
-  private static int leaderIndex(LocalCluster cluster, TestRouter router) {
+  private static int leaderIndex(LocalCluster cluster, ClusterRouter router) {
     for (int i = 0; i < cluster.size(); i++) {
       if (!cluster.isRunning(i)) {
         continue;

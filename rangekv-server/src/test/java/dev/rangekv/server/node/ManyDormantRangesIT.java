@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.server.replica.DormancyRecord;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ class ManyDormantRangesIT {
     // that followed kept the nodes too busy to answer the next ones in time.
     RaftTuning tuning = RaftTuning.defaults().withDormantAfter(Duration.ofSeconds(2));
     try (LocalCluster cluster = LocalCluster.start(3, dir, tuning);
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("warmup", "1");
       Writers writers = new Writers(cluster, 2);
@@ -71,7 +73,7 @@ class ManyDormantRangesIT {
         cluster.restart(2);
         writers.awaitAcks(50, Duration.ofSeconds(60));
       }
-      log.info("writes acknowledged={} writerRetries={}", writers.ackCount.get(), writers.retries());
+      log.info("writes acknowledged={} writerRetries={}", writers.acks(), writers.retries());
       // node 3 learns the children split off while it was down one link at a time (each parent's replica
       // there is woken by its leader, catches up, applies the split, then the child's turn comes)
       writers.awaitReplicasConverge(Duration.ofSeconds(120));
@@ -88,7 +90,7 @@ class ManyDormantRangesIT {
    * per splitter (here), then each splitter thread splits its segment in key order. Failures fail the
    * test through the split count.
    */
-  private static List<Thread> startSplitters(LocalCluster cluster, TestRouter router, int ranges,
+  private static List<Thread> startSplitters(LocalCluster cluster, ClusterRouter router, int ranges,
       AtomicInteger splits) {
     int step = Writers.KEY_SPACE / ranges;
     int perSplitter = ranges / SPLITTERS;
@@ -101,7 +103,7 @@ class ManyDormantRangesIT {
       int from = s * perSplitter + 1;
       int to = s == SPLITTERS - 1 ? ranges : (s + 1) * perSplitter;
       Thread t = new Thread(() -> {
-        try (TestRouter own = TestRouter.of(cluster)) {
+        try (ClusterRouter own = ClusterSteps.router(cluster)) {
           own.refresh();
           for (int i = from; i < to; i++) {
             own.split(Key.utf8(Writers.key(i * step)));

@@ -9,6 +9,8 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,13 +39,13 @@ class MergeAbortIT {
   @Timeout(180)
   void replicaSetsDiffer_mergeIsRefused_andBothRangesKeepServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
       router.split(Key.utf8("m"));
-      List<RangeDescriptorProto> two = ClusterSteps.awaitRanges(router, 2);
+      List<RangeDescriptorProto> two = router.awaitRanges(2, Duration.ofSeconds(30));
       long leftId = two.get(0).getRangeId();
       long rightId = two.get(1).getRangeId();
       // A write applied in the new right group first: moving a split child whose group applied nothing
@@ -86,12 +88,12 @@ class MergeAbortIT {
   @Timeout(240)
   void aReplicaDownDuringTheMerge_abortsIt_unfreezesTheRight_andTheRestartedNodeConverges() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
       router.split(Key.utf8(Writers.key(Writers.KEY_SPACE / 2)));
-      List<RangeDescriptorProto> two = ClusterSteps.awaitRanges(router, 2);
+      List<RangeDescriptorProto> two = router.awaitRanges(2, Duration.ofSeconds(30));
       long leftId = two.get(0).getRangeId();
       long rightId = two.get(1).getRangeId();
       Await.until(Duration.ofSeconds(30), "both ranges ready on every node", () -> {

@@ -14,6 +14,8 @@ import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +38,7 @@ class MergeIT {
   @Timeout(180)
   void mergeUnderWrites_thenSplitAgainAtTheOldBoundary_keepsEveryWrite() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("warmup", "1");
@@ -46,7 +48,7 @@ class MergeIT {
       try (writers) {
         writers.start();
         writers.awaitAcks(200, Duration.ofSeconds(60));
-        ClusterSteps.awaitRanges(router, 2);
+        router.awaitRanges(2, Duration.ofSeconds(30));
         List<RangeDescriptorProto> two = router.ranges();
         assertThat(two).hasSize(2);
         RangeDescriptorProto merged = mover.merge(two.get(0).getRangeId(), two.get(1).getRangeId());
@@ -64,7 +66,7 @@ class MergeIT {
   @Timeout(300)
   void split20_thenMergeBackTo1_keepsAllDataAfterEveryStep() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       Map<String, String> expected = new LinkedHashMap<>();
@@ -76,7 +78,7 @@ class MergeIT {
       for (int i = 1; i < 20; i++) {
         router.split(Key.utf8(String.format("m-%04d", i * 20)));
       }
-      ClusterSteps.awaitRanges(router, 20);
+      router.awaitRanges(20, Duration.ofSeconds(30));
       checkAll(router, expected);
       long t0 = System.nanoTime();
       int step = 0;
@@ -88,7 +90,7 @@ class MergeIT {
         String k = "after-merge-" + step;
         router.put(k, "x");
         expected.put(k, "x");
-        ClusterSteps.awaitRanges(router, ranges.size() - 1);
+        router.awaitRanges(ranges.size() - 1, Duration.ofSeconds(30));
         assertThat(router.ranges()).contains(merged);
         checkAll(router, expected);
         step++;
@@ -105,13 +107,13 @@ class MergeIT {
   @Timeout(180)
   void aClientWithADescriptorFromBeforeAMerge_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
       router.put("q", "2");
       router.split(Key.utf8("m"));
-      ClusterSteps.awaitRanges(router, 2);
+      router.awaitRanges(2, Duration.ofSeconds(30));
       List<RangeDescriptorProto> before = router.ranges();
       RangeDescriptorProto merged = mover.merge(before.get(0).getRangeId(), before.get(1).getRangeId());
 
@@ -120,7 +122,7 @@ class MergeIT {
         NodeAdminClient.Located leader = Await.value(Duration.ofSeconds(30), "a leader of the merged range",
             () -> mover.locate(merged.getRangeId()).filter(l -> !l.leaderAddress().isEmpty()));
         StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-            () -> router.kv(leader.leaderAddress()).get(GetRequest.newBuilder().setHeader(TestRouter.header(old))
+            () -> router.kv(leader.leaderAddress()).get(GetRequest.newBuilder().setHeader(ClusterRouter.header(old))
                 .setKey(ByteString.copyFromUtf8(key)).build()));
         RangeKvError error = RangeKvErrors.fromThrowable(e).orElseThrow();
         assertThat(error.hasRangeMoved()).as("%s", error).isTrue();
@@ -129,7 +131,7 @@ class MergeIT {
         assertThat(current.getRangeId()).isEqualTo(merged.getRangeId());
         assertThat(current.getGeneration()).isEqualTo(merged.getGeneration());
         GetResponse r = router.kv(leader.leaderAddress()).get(GetRequest.newBuilder()
-            .setHeader(TestRouter.header(current)).setKey(ByteString.copyFromUtf8(key)).build());
+            .setHeader(ClusterRouter.header(current)).setKey(ByteString.copyFromUtf8(key)).build());
         assertThat(r.getValue().toStringUtf8()).isEqualTo(key.equals("a") ? "1" : "2");
       }
       // The right range's group is gone everywhere; its old id still answers RANGE_MOVED, never data.
@@ -139,13 +141,13 @@ class MergeIT {
         int node = n;
         StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
             () -> router.kv(cluster.config(node).clientAddress()).get(GetRequest.newBuilder()
-                .setHeader(TestRouter.header(before.get(1))).setKey(ByteString.copyFromUtf8("q")).build()));
+                .setHeader(ClusterRouter.header(before.get(1))).setKey(ByteString.copyFromUtf8("q")).build()));
         assertThat(RangeKvErrors.fromThrowable(e).orElseThrow().hasRangeMoved()).isTrue();
       }
     }
   }
 
-  private static void checkAll(TestRouter router, Map<String, String> expected) {
+  private static void checkAll(ClusterRouter router, Map<String, String> expected) {
     Map<String, String> read = new LinkedHashMap<>();
     String previous = null;
     for (KeyValueProto kv : router.scan(Key.EMPTY, RangeEnd.INFINITY, 0)) {

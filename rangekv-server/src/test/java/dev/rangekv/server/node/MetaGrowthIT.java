@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -12,6 +12,7 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.testcluster.ClusterRouter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ class MidpointSplitIT {
   @Timeout(120)
   void emptySplitKey_splitsNearTheMiddle_andARangeWithoutTwoKeysIsRefused() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       ByteString value = ByteString.copyFromUtf8("v".repeat(100));
       for (int from = 0; from < KEYS; from += 100) {
@@ -38,7 +39,7 @@ class MidpointSplitIT {
         for (int i = from; i < from + 100; i++) {
           batch.addMutations(Mutation.newBuilder().setPut(KeyValueProto.newBuilder().setKey(key(i)).setValue(value)));
         }
-        router.call(Key.utf8("mid/"), (a, d) -> router.kv(a).batch(batch.setHeader(TestRouter.header(d)).build()));
+        router.call(Key.utf8("mid/"), (a, d) -> router.kv(a).batch(batch.setHeader(ClusterRouter.header(d)).build()));
       }
 
       SplitRangeResponse split = midpointSplit(router, "mid/");
@@ -65,7 +66,7 @@ class MidpointSplitIT {
 
       // without a meta range no one grants range ids: a split that names no child id is refused
       StatusRuntimeException noId = (StatusRuntimeException) catchThrowable(() -> router.call(Key.utf8("mid/"),
-          (a, d) -> router.admin(a).splitRange(SplitRangeRequest.newBuilder().setHeader(TestRouter.header(d))
+          (a, d) -> router.admin(a).splitRange(SplitRangeRequest.newBuilder().setHeader(ClusterRouter.header(d))
               .setSplitKey(key(KEYS / 10)).build())));
       assertThat(noId).isNotNull();
       RangeKvError noIdError = RangeKvErrors.fromThrowable(noId).orElseThrow();
@@ -74,9 +75,9 @@ class MidpointSplitIT {
     }
   }
 
-  private static SplitRangeResponse midpointSplit(TestRouter router, String inRange) {
+  private static SplitRangeResponse midpointSplit(ClusterRouter router, String inRange) {
     return router.call(Key.utf8(inRange), (a, d) -> router.admin(a).splitRange(
-        SplitRangeRequest.newBuilder().setHeader(TestRouter.header(d)).setChildRangeId(router.splitChildId()).build()));
+        SplitRangeRequest.newBuilder().setHeader(ClusterRouter.header(d)).setChildRangeId(router.splitChildId()).build()));
   }
 
   private static ByteString key(int i) {

@@ -16,6 +16,9 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testcluster.ScanChecker;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,10 +52,10 @@ class MoveIT {
   @Timeout(240)
   void movingEveryReplica_from123_to345_underWritesAndScans_losesNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(5, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90))) {
       router.refresh();
-      ScanChecker scanner = new ScanChecker(cluster);
+      ScanChecker scanner = new ScanChecker(ClusterSteps.router(cluster));
       Writers writers = new Writers(cluster, 4);
       RangeDescriptorProto before = mover.locate(1).orElseThrow().range();
       RangeDescriptorProto after;
@@ -66,10 +69,10 @@ class MoveIT {
         after = mover.move(1, "n2", cluster.config(4).clientAddress(), 0);
         writers.awaitAcks(100, Duration.ofSeconds(60));
       }
-      log.info("moves done acked={} scans={} writerRetries={}", writers.ackCount.get(), scanner.scans.get(),
+      log.info("moves done acked={} scans={} writerRetries={}", writers.acks(), scanner.scans(),
           writers.retries());
-      assertThat(scanner.violations).isEmpty();
-      assertThat(scanner.scans.get()).isPositive();
+      assertThat(scanner.violations()).isEmpty();
+      assertThat(scanner.scans()).isPositive();
       assertThat(after.getReplicasList()).extracting(ReplicaProto::getNodeId).containsExactlyInAnyOrder("n3", "n4", "n5");
       // each move swaps its two replicas in one configuration change, recorded once (never 4 voters)
       assertThat(after.getGeneration()).isEqualTo(before.getGeneration() + 2);
@@ -78,7 +81,7 @@ class MoveIT {
       for (KeyValueProto kv : router.scan(Key.EMPTY, RangeEnd.INFINITY, 0)) {
         read.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
       }
-      for (Map.Entry<String, String> e : writers.acked.entrySet()) {
+      for (Map.Entry<String, String> e : writers.acked().entrySet()) {
         assertThat(read.get(e.getKey())).as("last acknowledged value of %s", e.getKey()).isEqualTo(e.getValue());
       }
       awaitSameStores(cluster, List.of(2, 3, 4));
@@ -95,7 +98,7 @@ class MoveIT {
   @Timeout(180)
   void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       // Random (incompressible) values: ~2.4 MiB that the store cannot shrink.
@@ -131,7 +134,7 @@ class MoveIT {
   @Timeout(180)
   void aClientWithADescriptorFromBeforeAMove_getsRangeMoved_andSucceedsOnRetry() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("stale/a", "1");
@@ -140,7 +143,7 @@ class MoveIT {
 
       // The old leader gave the range up: it names the current descriptor.
       StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-          () -> router.kv(old.leaderAddress()).get(GetRequest.newBuilder().setHeader(TestRouter.header(old.range()))
+          () -> router.kv(old.leaderAddress()).get(GetRequest.newBuilder().setHeader(ClusterRouter.header(old.range()))
               .setKey(ByteString.copyFromUtf8("stale/a")).build()));
       RangeKvError error = RangeKvErrors.fromThrowable(e).orElseThrow();
       assertThat(error.hasRangeMoved()).as("%s", error).isTrue();
@@ -152,7 +155,7 @@ class MoveIT {
       String holder = current.getReplicas(0).getAddress();
       StatusRuntimeException stale = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
           () -> router.kv(mover.locate(1).orElseThrow().leaderAddress()).put(PutRequest.newBuilder()
-              .setHeader(TestRouter.header(old.range())).setWriteId(router.nextWriteId())
+              .setHeader(ClusterRouter.header(old.range())).setWriteId(router.nextWriteId())
               .setKey(ByteString.copyFromUtf8("stale/b")).setValue(ByteString.copyFromUtf8("2")).build()));
       assertThat(RangeKvErrors.fromThrowable(stale).orElseThrow().getRangeMoved().getCurrent(0).getGeneration())
           .isEqualTo(current.getGeneration());
@@ -160,7 +163,7 @@ class MoveIT {
 
       // Retrying with what the error said succeeds.
       GetResponse r = router.kv(mover.locate(1).orElseThrow().leaderAddress()).get(GetRequest.newBuilder()
-          .setHeader(TestRouter.header(current)).setKey(ByteString.copyFromUtf8("stale/a")).build());
+          .setHeader(ClusterRouter.header(current)).setKey(ByteString.copyFromUtf8("stale/a")).build());
       assertThat(r.getValue().toStringUtf8()).isEqualTo("1");
       router.put("stale/b", "2");
       assertThat(router.get("stale/b")).contains("2");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -37,7 +39,7 @@ class NodeHttpIT {
   @Timeout(120)
   void metrics_parseAsPrometheusText_andTheirCountersMoveWithRequests() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests(), FAST);
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       String base = "http://" + cluster.node(0).httpAddress().orElseThrow();
       router.refresh();
       router.put("warm", "1");
@@ -84,7 +86,7 @@ class NodeHttpIT {
   @Timeout(180)
   void raftLatencies_areBridgedPerNode_andMoveWithWrites() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests(), FAST);
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("warm", "1");
       Map<String, Double> before = allNodes(cluster);
@@ -115,7 +117,7 @@ class NodeHttpIT {
   @Timeout(120)
   void heatmapApi_keepsBytesWrittenPerBand_besideReadsAndWrites() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(1, dir, RaftTuning.forTests(), FAST);
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       String heatmap = "http://" + cluster.node(0).httpAddress().orElseThrow() + "/api/heatmap";
       router.refresh();
       String value = "x".repeat(1_000);

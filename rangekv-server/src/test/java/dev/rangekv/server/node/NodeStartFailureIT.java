@@ -3,6 +3,7 @@ package dev.rangekv.server.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

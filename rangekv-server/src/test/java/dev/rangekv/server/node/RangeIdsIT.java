@@ -18,6 +18,7 @@ import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.raft.PeerChannels;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;

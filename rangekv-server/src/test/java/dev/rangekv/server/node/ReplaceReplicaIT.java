@@ -12,6 +12,8 @@ import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
@@ -39,7 +41,7 @@ class ReplaceReplicaIT {
   @Timeout(180)
   void aMoveOffTheLeader_swapsTheReplicasInOneChange_andNeverHasAFourthVoter() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(90));
         VoterSampler voters = new VoterSampler(cluster, 1)) {
       router.refresh();
@@ -77,7 +79,7 @@ class ReplaceReplicaIT {
   @Timeout(120)
   void aLeaderAskedToReplaceItself_refusesRetryably_andChangesNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       router.put("a", "1");
@@ -107,7 +109,7 @@ class ReplaceReplicaIT {
   @Timeout(180)
   void killingTheTargetMidReplace_abortsIt_andTheRangeKeepsItsReplicas() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster);
+        ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
       // Random (incompressible) values: ~2.4 MiB that the store cannot shrink.

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.CompareAndSetRequest;
-import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.WriteId;
 import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.testcluster.ClusterRouter;
+import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,7 +34,7 @@ class RestartAndReconcileIT {
     Map<String, String> written = new HashMap<>();
     WriteId casId;
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests())) {
-      try (TestRouter router = TestRouter.of(cluster)) {
+      try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
         for (int i = 0; i < 40; i++) {
           put(router, written, Writers.key(i * 2_500), "v" + i);
@@ -67,7 +69,7 @@ class RestartAndReconcileIT {
       for (int i = 0; i < cluster.size(); i++) {
         cluster.restart(i);
       }
-      try (TestRouter router = TestRouter.of(cluster)) {
+      try (ClusterRouter router = ClusterSteps.router(cluster)) {
         Await.until(Duration.ofSeconds(30), "every replica reopened", () -> {
           for (int i = 0; i < cluster.size(); i++) {
             if (cluster.node(i).directory().replicas().size() != 4) {
@@ -90,14 +92,14 @@ class RestartAndReconcileIT {
     }
   }
 
-  private static boolean cas(TestRouter router, WriteId id, String expected, String value) {
+  private static boolean cas(ClusterRouter router, WriteId id, String expected, String value) {
     return router.call(Key.utf8("dedupe/k"), (a, d) -> router.kv(a).compareAndSet(CompareAndSetRequest.newBuilder()
-        .setHeader(TestRouter.header(d)).setWriteId(id).setKey(ByteString.copyFromUtf8("dedupe/k"))
+        .setHeader(ClusterRouter.header(d)).setWriteId(id).setKey(ByteString.copyFromUtf8("dedupe/k"))
         .setExpectedValue(ByteString.copyFromUtf8(expected)).setNewValue(ByteString.copyFromUtf8(value)).build()))
         .getSucceeded();
   }
 
-  private static void put(TestRouter router, Map<String, String> written, String key, String value) {
+  private static void put(ClusterRouter router, Map<String, String> written, String key, String value) {
     router.put(key, value);
     written.put(key, value);
   }

@@ -1,6 +1,7 @@
 package dev.rangekv.server.node;
 
 import dev.rangekv.core.key.Key;
+import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Seed;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,7 @@ class SplitUnderLoadIT {
   @Timeout(180)
   void oneSplit_whileFourWritersWrite_losesNoAcknowledgedWrite() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("warmup", "1");
       Writers writers = new Writers(cluster, 4);
@@ -42,7 +43,7 @@ class SplitUnderLoadIT {
   @Timeout(300)
   void repeatedSplits_to50Ranges_whileWriting_loseNothing() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
-        TestRouter router = TestRouter.of(cluster)) {
+        ClusterRouter router = ClusterSteps.router(cluster)) {
       router.refresh();
       router.put("warmup", "1");
       List<Key> splitKeys = new ArrayList<>();
@@ -60,7 +61,7 @@ class SplitUnderLoadIT {
           router.split(k);
         }
         log.info("49 splits took ms={} acked={} writerRetries={}", (System.nanoTime() - t0) / 1_000_000,
-            writers.ackCount.get(), writers.retries());
+            writers.acks(), writers.retries());
         writers.awaitAcks(200, Duration.ofSeconds(60));
       }
       writers.verify(router, 50);

@@ -4,6 +4,7 @@ import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.proto.KvServiceGrpc;
 import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.ReplicaStatus;
+import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.rangekv.server.node;
+package dev.rangekv.testcluster;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
@@ -12,34 +12,45 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A reader that scans the whole keyspace in a loop while ranges move or merge: every scan must return
  * keys strictly ascending (no duplicates) and every one of the fixed keys written before it started
- * (no gaps). Violations are recorded, not thrown, and checked by the test.
+ * (no gaps). Violations are recorded, not thrown, and checked by the test. Closing it closes its router.
  */
-final class ScanChecker implements AutoCloseable {
-  static final int FIXED = 300;
+public final class ScanChecker implements AutoCloseable {
+  public static final int FIXED = 300;
 
-  private final TestRouter router;
+  private final ClusterRouter router;
   private final Thread thread;
   private final AtomicBoolean stop = new AtomicBoolean();
-  final AtomicLong scans = new AtomicLong();
-  final List<String> violations = new CopyOnWriteArrayList<>();
+  private final AtomicLong scans = new AtomicLong();
+  private final List<String> violations = new CopyOnWriteArrayList<>();
 
-  ScanChecker(LocalCluster cluster) {
-    this.router = TestRouter.of(cluster);
+  /** A checker scanning through {@code router}, which it owns. */
+  public ScanChecker(ClusterRouter router) {
+    this.router = router;
     this.thread = new Thread(this::run, "scan-checker");
     thread.setDaemon(true);
   }
 
-  static String fixedKey(int i) {
+  public static String fixedKey(int i) {
     return String.format("fixed-%05d", i);
   }
 
   /** Writes the fixed keys (through {@code writer}) and starts scanning. */
-  void start(TestRouter writer) {
+  public void start(ClusterRouter writer) {
     for (int i = 0; i < FIXED; i++) {
       writer.put(fixedKey(i), "f" + i);
     }
     router.refresh();
     thread.start();
+  }
+
+  /** Whole scans finished so far. */
+  public long scans() {
+    return scans.get();
+  }
+
+  /** What the scans got wrong; empty when every scan was whole and in order. */
+  public List<String> violations() {
+    return List.copyOf(violations);
   }
 
   private void run() {

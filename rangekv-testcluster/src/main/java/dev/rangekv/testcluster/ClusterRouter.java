@@ -1,4 +1,4 @@
-package dev.rangekv.server.node;
+package dev.rangekv.testcluster;
 
 import com.google.protobuf.ByteString;
 import dev.rangekv.core.key.Key;
@@ -11,8 +11,6 @@ import dev.rangekv.proto.GetRequest;
 import dev.rangekv.proto.GetResponse;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.ListRangesRequest;
-import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.PutRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
@@ -27,9 +25,9 @@ import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import io.grpc.ManagedChannel;
+import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,71 +35,74 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * A small test-side router over the proto API: caches descriptors, sends each request to the range's
- * leader guess, follows RANGE_MOVED / NOT_LEADER / RANGE_NOT_FOUND, and retries (writes with the same
- * write id) until a deadline. One router per writer thread: request ids are sequential per router.
+ * A small test-side router over the proto API: caches descriptors (from the nodes' own listings),
+ * sends each request to the range's leader guess, follows RANGE_MOVED / NOT_LEADER / RANGE_NOT_FOUND,
+ * and retries (writes with the same write id) until a deadline. One router per writer thread: request
+ * ids are sequential per router. The cache and leader guesses are safe to share between threads.
  */
-final class TestRouter implements AutoCloseable {
-  private final List<String> seeds;
-  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+public final class ClusterRouter implements AutoCloseable {
+  private final NodeStubs stubs = new NodeStubs();
+  private final NodeListings listings;
   private final Map<Long, String> leaders = new ConcurrentHashMap<>();
   private volatile List<RangeDescriptorProto> ranges = List.of();
   private final ByteString clientId;
   private final AtomicLong requestIds = new AtomicLong();
+  private final AtomicLong retries = new AtomicLong();
   private final long deadlineMillis;
-  final AtomicLong retries = new AtomicLong();
-  /** A split's child id: the cluster's (0 with a meta range: the leader asks it). */
-  private final java.util.function.LongSupplier childIds;
+  private final LongSupplier childIds;
 
-  TestRouter(List<String> seeds, long deadlineMillis, java.util.function.LongSupplier childIds) {
-    this.seeds = List.copyOf(seeds);
-    this.deadlineMillis = deadlineMillis;
+  /**
+   * A router over the nodes at {@code seeds} (read at each refresh), giving up on a call after {@code
+   * deadline}; a split asks {@code childIds} for the child's range id (0: the leader asks the meta range).
+   */
+  public ClusterRouter(Supplier<List<String>> seeds, Duration deadline, LongSupplier childIds) {
+    this.listings = new NodeListings(stubs, seeds);
+    this.deadlineMillis = deadline.toMillis();
     this.childIds = childIds;
     byte[] id = new byte[16];
     ThreadLocalRandom.current().nextBytes(id);
     this.clientId = ByteString.copyFrom(id);
   }
 
-  static TestRouter of(LocalCluster cluster) {
-    List<String> seeds = new ArrayList<>();
-    for (int i = 0; i < cluster.size(); i++) {
-      seeds.add(cluster.config(i).clientAddress());
-    }
-    return new TestRouter(seeds, 30_000, cluster::splitChildId);
-  }
-
   /** The child id a split request of this router carries (0: the leader asks the meta range). */
-  long splitChildId() {
+  public long splitChildId() {
     return childIds.getAsLong();
   }
 
-  KvServiceGrpc.KvServiceBlockingStub kv(String address) {
-    return KvServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(5, TimeUnit.SECONDS);
+  /** The nodes' own listings, through this router's channels. */
+  public NodeListings listings() {
+    return listings;
   }
 
-  NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
-    return NodeAdminServiceGrpc.newBlockingStub(channel(address)).withDeadlineAfter(10, TimeUnit.SECONDS);
+  public KvServiceGrpc.KvServiceBlockingStub kv(String address) {
+    return stubs.kv(address);
   }
 
-  private ManagedChannel channel(String address) {
-    return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a).usePlaintext().build());
+  public NodeAdminServiceGrpc.NodeAdminServiceBlockingStub admin(String address) {
+    return stubs.admin(address);
   }
 
-  WriteId nextWriteId() {
+  /** Calls retried after a failure or a redirect, over this router's life. */
+  public long retries() {
+    return retries.get();
+  }
+
+  public WriteId nextWriteId() {
     return WriteId.newBuilder().setClientId(clientId).setRequestId(requestIds.incrementAndGet()).build();
   }
 
-  static RangeHeader header(RangeDescriptorProto d) {
+  public static RangeHeader header(RangeDescriptorProto d) {
     return RangeHeader.newBuilder().setRangeId(d.getRangeId()).setGeneration(d.getGeneration()).build();
   }
 
   /** Runs {@code op} against the leader of the range holding {@code key}, following redirects. */
-  <T> T call(Key key, BiFunction<String, RangeDescriptorProto, T> op) {
+  public <T> T call(Key key, BiFunction<String, RangeDescriptorProto, T> op) {
     long deadline = System.currentTimeMillis() + deadlineMillis;
     int attempt = 0;
     StatusRuntimeException last = null;
@@ -111,7 +112,7 @@ final class TestRouter implements AutoCloseable {
         refresh();
         d = lookup(key).orElse(null);
         if (d == null) {
-          pause(attempt++);
+          backoff(attempt++);
           continue;
         }
       }
@@ -124,7 +125,7 @@ final class TestRouter implements AutoCloseable {
         Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
         if (typed.isEmpty()) {
           rotate(d, address); // node down or transport failure
-          pause(attempt++);
+          backoff(attempt++);
           continue;
         }
         RangeKvError error = typed.get();
@@ -133,7 +134,7 @@ final class TestRouter implements AutoCloseable {
             learn(error.getRangeMoved().getCurrentList());
             forgetStaleLeaders(error.getRangeMoved().getCurrentList());
             if (attempt > 2) {
-              pause(attempt); // e.g. a range frozen for a merge: wait for the merged descriptor
+              backoff(attempt); // e.g. a range frozen for a merge: wait for the merged descriptor
             }
             attempt++;
           }
@@ -141,7 +142,7 @@ final class TestRouter implements AutoCloseable {
             String hint = error.getNotLeader().getLeaderAddress();
             if (hint.isEmpty()) {
               rotate(d, address);
-              pause(attempt++);
+              backoff(attempt++);
             } else {
               leaders.put(d.getRangeId(), hint);
             }
@@ -151,9 +152,9 @@ final class TestRouter implements AutoCloseable {
             if (attempt % 3 == 2) {
               refresh();
             }
-            pause(attempt++);
+            backoff(attempt++);
           }
-          case UNAVAILABLE -> pause(attempt++);
+          case UNAVAILABLE -> backoff(attempt++);
           default -> throw e;
         }
       }
@@ -180,7 +181,8 @@ final class TestRouter implements AutoCloseable {
     leaders.put(d.getRangeId(), replicas.get((i + 1) % replicas.size()).getAddress());
   }
 
-  private static void pause(int attempt) {
+  /** A retry's backoff, as any client's: 10 ms doubling up to 200 ms (the caller's deadline bounds the loop). */
+  private static void backoff(int attempt) {
     try {
       Thread.sleep(Math.min(200, 10L << Math.min(attempt, 5)));
     } catch (InterruptedException e) {
@@ -189,7 +191,8 @@ final class TestRouter implements AutoCloseable {
     }
   }
 
-  Optional<RangeDescriptorProto> lookup(Key key) {
+  /** The cached descriptor of the range holding {@code key}. */
+  public Optional<RangeDescriptorProto> lookup(Key key) {
     for (RangeDescriptorProto d : ranges) {
       if (ProtoValues.descriptor(d).contains(key)) {
         return Optional.of(d);
@@ -198,12 +201,13 @@ final class TestRouter implements AutoCloseable {
     return Optional.empty();
   }
 
-  List<RangeDescriptorProto> ranges() {
+  /** The cached descriptors, in key order. */
+  public List<RangeDescriptorProto> ranges() {
     return ranges;
   }
 
   /** Adds fresher descriptors, dropping cached ones they overlap. */
-  synchronized void learn(List<RangeDescriptorProto> fresh) {
+  public synchronized void learn(List<RangeDescriptorProto> fresh) {
     List<RangeDescriptorProto> next = new ArrayList<>(fresh);
     for (RangeDescriptorProto old : ranges) {
       RangeDescriptor o = ProtoValues.descriptor(old);
@@ -216,58 +220,45 @@ final class TestRouter implements AutoCloseable {
     ranges = List.copyOf(next);
   }
 
-  /** Rebuilds the cache from every reachable node's replicas: newest generation per range wins. */
-  synchronized void refresh() {
-    Map<Long, RangeDescriptorProto> newest = new java.util.HashMap<>();
-    for (String seed : seeds) {
-      try {
-        ListRangesResponse r = kv(seed).listRanges(ListRangesRequest.getDefaultInstance());
-        for (ReplicaStatus s : r.getReplicasList()) {
-          newest.merge(s.getRange().getRangeId(), s.getRange(),
-              (a, b) -> a.getGeneration() >= b.getGeneration() ? a : b);
-          if (s.getLeader()) {
-            leaders.put(s.getRange().getRangeId(), seed);
-          }
-        }
-      } catch (StatusRuntimeException e) {
-        // node down: the others answer
-      }
-    }
-    List<RangeDescriptorProto> byGeneration = new ArrayList<>(newest.values());
-    byGeneration.sort(Comparator.comparingLong(RangeDescriptorProto::getGeneration).reversed());
-    List<RangeDescriptorProto> tiling = new ArrayList<>();
-    for (RangeDescriptorProto p : byGeneration) {
-      RangeDescriptor d = ProtoValues.descriptor(p);
-      if (tiling.stream().map(ProtoValues::descriptor).noneMatch(t -> t.overlaps(d.start(), d.end()))) {
-        tiling.add(p);
-      }
-    }
-    tiling.sort(Comparator.comparing(p -> ProtoValues.descriptor(p).start()));
-    ranges = List.copyOf(tiling);
+  /** Rebuilds the cache from every reachable node's replicas (newest generation per range wins) and their leaders. */
+  public synchronized void refresh() {
+    Map<String, List<ReplicaStatus>> byNode = listings.replicasByNode();
+    byNode.forEach((address, replicas) -> replicas.stream().filter(ReplicaStatus::getLeader)
+        .forEach(s -> leaders.put(s.getRange().getRangeId(), address)));
+    ranges = NodeListings.newestTiling(byNode);
+  }
+
+  /** Refreshes until the cache has {@code n} ranges (a split's child counts once its group runs); returns them. */
+  public List<RangeDescriptorProto> awaitRanges(int n, Duration timeout) {
+    Await.until(timeout, Duration.ofMillis(20), n + " ranges", () -> {
+      refresh();
+      return ranges.size() == n;
+    });
+    return ranges;
   }
 
   // ---- convenience operations (UTF-8 keys and values) ----
 
-  void put(String key, String value) {
+  public void put(String key, String value) {
     WriteId id = nextWriteId();
     call(Key.utf8(key), (a, d) -> kv(a).put(PutRequest.newBuilder().setHeader(header(d)).setWriteId(id)
         .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value)).build()));
   }
 
-  void delete(String key) {
+  public void delete(String key) {
     WriteId id = nextWriteId();
     call(Key.utf8(key), (a, d) -> kv(a).delete(DeleteRequest.newBuilder().setHeader(header(d)).setWriteId(id)
         .setKey(ByteString.copyFromUtf8(key)).build()));
   }
 
-  Optional<String> get(String key) {
+  public Optional<String> get(String key) {
     GetResponse r = call(Key.utf8(key), (a, d) -> kv(a).get(GetRequest.newBuilder().setHeader(header(d))
         .setKey(ByteString.copyFromUtf8(key)).build()));
     return r.getFound() ? Optional.of(r.getValue().toStringUtf8()) : Optional.empty();
   }
 
   /** Sets key to value if it currently holds expected (absent when null). */
-  CompareAndSetResponse cas(String key, String expected, String value) {
+  public CompareAndSetResponse cas(String key, String expected, String value) {
     WriteId id = nextWriteId();
     return call(Key.utf8(key), (a, d) -> kv(a).compareAndSet(CompareAndSetRequest.newBuilder()
         .setHeader(header(d)).setWriteId(id).setKey(ByteString.copyFromUtf8(key))
@@ -276,7 +267,7 @@ final class TestRouter implements AutoCloseable {
   }
 
   /** Every entry in [lo, hi) across ranges, in order, at most limit (0: all). */
-  List<KeyValueProto> scan(Key lo, RangeEnd hi, int limit) {
+  public List<KeyValueProto> scan(Key lo, RangeEnd hi, int limit) {
     List<KeyValueProto> out = new ArrayList<>();
     Key cursor = lo;
     while (true) {
@@ -297,20 +288,24 @@ final class TestRouter implements AutoCloseable {
     }
   }
 
-  /** Splits the range holding {@code at} there; a no-op when a range already starts at it. */
-  void split(Key at) {
+  /**
+   * Splits the range holding {@code at} there, on its leader, retrying until this router's deadline;
+   * returns the split's answer, or empty when a range already starts at {@code at} (a no-op).
+   */
+  public Optional<SplitRangeResponse> split(Key at) {
     long deadline = System.currentTimeMillis() + deadlineMillis;
     while (true) {
       try {
+        // the leader, not this cache, says whether a range starts at the key: a cached boundary may be gone
         SplitRangeResponse r = call(at, (a, d) -> admin(a).splitRange(SplitRangeRequest.newBuilder()
             .setHeader(header(d)).setSplitKey(ProtoValues.bytes(at)).setChildRangeId(childIds.getAsLong()).build()));
         learn(List.of(r.getLeft(), r.getRight()));
-        return;
+        return Optional.of(r);
       } catch (StatusRuntimeException e) {
         Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
         if (typed.isPresent() && typed.get().hasInvalidArgument()
             && typed.get().getInvalidArgument().getLimit().equals("split_key")) {
-          return;
+          return Optional.empty(); // the range starts at the key already
         }
         if (System.currentTimeMillis() > deadline) {
           throw e;
@@ -321,6 +316,6 @@ final class TestRouter implements AutoCloseable {
 
   @Override
   public void close() {
-    channels.values().forEach(ManagedChannel::shutdownNow);
+    stubs.close();
   }
 }
