@@ -321,7 +321,13 @@ public final class Controller {
       OperatorQueue.Failure failure = StepCalls.isRefusal(err) ? OperatorQueue.Failure.REFUSED
           : hint.isPresent() ? OperatorQueue.Failure.REDIRECTED : OperatorQueue.Failure.RETRY;
       queue.failed(s.id(), s.index(), message == null ? "" : message, failure);
-      hint.ifPresent(h -> leaderHints.put(rangeId, h));
+      hint.ifPresent(h -> {
+        // the answer is newer than the last heartbeat's leader report: without this the retry went back
+        // to the reported (former) leader, which named the new one again, until the attempts ran out
+        // (ConsoleDormancyIT: "split of r1 was cancelled: not leader of range 1, leader hint=n3")
+        stats.leaderMoved(rangeId, h);
+        leaderHints.put(rangeId, h);
+      });
       if (failure != OperatorQueue.Failure.RETRY) {
         poke(); // redirected or cancelled now, not a tick later
       }
