@@ -38,13 +38,13 @@ final class Browser {
       return;
     }
     Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), "rangekv-browser-install.lock");
-    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.lock()) {
-      if (installed()) {
-        return; // another test JVM installed them while this one waited
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      FileLock lock = channel.lock(); // released when the channel closes
+      if (!installed()) { // else another test JVM installed them while this one waited
+        run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"));
+        run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "chromium", "chromium-driver"));
       }
-      run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"));
-      run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "chromium", "chromium-driver"));
+      lock.release();
     }
     if (!installed()) {
       throw new IllegalStateException("apt-get installed no " + CHROMIUM + " and " + DRIVER);
