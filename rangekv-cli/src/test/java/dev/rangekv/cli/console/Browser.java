@@ -1,8 +1,11 @@
 package dev.rangekv.cli.console;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,16 +27,32 @@ final class Browser {
 
   private Browser() {}
 
-  /** Installs chromium and chromium-driver from Debian's packages unless both are there. */
+  /**
+   * Installs chromium and chromium-driver from Debian's packages unless both are there. The browser
+   * tests run in parallel test JVMs: on a fresh machine two of them installed at once, and the second
+   * apt-get failed on dpkg's lock. So one JVM installs at a time (a file lock), the others then find the
+   * packages there, and apt-get itself waits for a lock held by anyone else.
+   */
   static void ensureInstalled() throws IOException, InterruptedException {
-    if (Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER)) {
+    if (installed()) {
       return;
     }
-    run(List.of("apt-get", "update", "-qq"));
-    run(List.of("apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"));
-    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(DRIVER)) {
+    Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), "rangekv-browser-install.lock");
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      FileLock lock = channel.lock(); // released when the channel closes
+      if (!installed()) { // else another test JVM installed them while this one waited
+        run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"));
+        run(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "chromium", "chromium-driver"));
+      }
+      lock.release();
+    }
+    if (!installed()) {
       throw new IllegalStateException("apt-get installed no " + CHROMIUM + " and " + DRIVER);
     }
+  }
+
+  private static boolean installed() {
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
   }
 
   private static void run(List<String> command) throws IOException, InterruptedException {

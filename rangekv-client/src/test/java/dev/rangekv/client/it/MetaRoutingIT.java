@@ -70,7 +70,7 @@ class MetaRoutingIT {
   static void start() throws Exception {
     // the controller runs (it reports every split to the meta map) but neither splits, merges nor
     // moves on its own during the test: nothing but the test changes the map
-    ControllerConfig quiet = ControllerConfig.builder().tickMillis(1_000).maxBytes(1L << 40).splitQps(1e9)
+    ControllerConfig quiet = ControllerConfig.builder().tickMillis(1_000).maxBytes(1L << 40).minBytes(0).splitQps(1e9)
         .maxLeaderTransfers(0).build();
     cluster = LocalCluster.start(NODES, dir, RaftTuning.forTests(), quiet);
     metaChannels = new PeerChannels();

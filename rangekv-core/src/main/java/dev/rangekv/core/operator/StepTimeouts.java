@@ -25,6 +25,17 @@ public record StepTimeouts(long fastMillis, long slowMillis, int attempts) {
     return step.slow() ? slowMillis : fastMillis;
   }
 
+  /**
+   * How long after attempt {@code attempt} (from 0) of {@code step} was sent a failed call may be sent
+   * again: a tenth of a fast attempt, doubling with each attempt, never more than the attempt's timeout.
+   * A node that just refused a connection is given time to come back (gRPC waits about a second
+   * before it reconnects, and fails every call meanwhile), so the attempts are not all spent in a second.
+   */
+  public long retryDelay(OpStep step, int attempt) {
+    long base = Math.max(1, fastMillis / 10);
+    return Math.min(of(step), base << Math.min(attempt, 30));
+  }
+
   /** The deadline of an operator of {@code steps} planned at {@code nowMillis}: every attempt of every step. */
   public long deadline(java.util.List<OpStep> steps, long nowMillis) {
     long total = 0;

@@ -303,9 +303,9 @@ public final class Controller {
   }
 
   /**
-   * A step's answer: report what it changed and advance at once. A failure is retried by the next pass,
-   * except a NOT_LEADER naming another node: that retry goes there at once (it still counts as an attempt);
-   * and a refusal ({@link StepCalls#isRefusal}) cancels the operator at once, as retrying cannot help.
+   * A step's answer: report what it changed and advance at once. A failure is retried after a short delay
+   * ({@link dev.rangekv.core.operator.StepTimeouts#retryDelay}), except a NOT_LEADER naming another node:
+   * that retry goes there at once (it still counts as an attempt); and a refusal ({@link StepCalls#isRefusal}) cancels the operator at once, as retrying cannot help.
    */
   private void answered(OperatorQueue.Send s, String nodeId, StepCalls.Reply reply, Throwable err) {
     long rangeId = s.op().rangeId();
@@ -313,16 +313,21 @@ public final class Controller {
       String message = unwrap(err).getMessage();
       log.warn("operator step failed rangeId={} step={} attempt={} nodeId={} error={}", rangeId, s.step().describe(),
           s.attempt(), nodeId, message);
-      boolean refused = StepCalls.isRefusal(err);
-      queue.failed(s.id(), s.index(), message == null ? "" : message, refused);
       Optional<String> hint = RangeKvErrors.fromThrowable(unwrap(err).getCause() == null ? err : unwrap(err).getCause())
           .filter(e -> e.hasNotLeader()).map(e -> e.getNotLeader().getLeaderNodeId())
           .filter(h -> !h.isEmpty() && !h.equals(nodeId));
-      if (hint.isPresent()) {
-        leaderHints.put(rangeId, hint.get());
-        poke();
-      } else if (refused) {
-        poke(); // cancelled now, not a tick later
+      OperatorQueue.Failure failure = StepCalls.isRefusal(err) ? OperatorQueue.Failure.REFUSED
+          : hint.isPresent() ? OperatorQueue.Failure.REDIRECTED : OperatorQueue.Failure.RETRY;
+      queue.failed(s.id(), s.index(), message == null ? "" : message, failure);
+      hint.ifPresent(h -> {
+        // the answer is newer than the last heartbeat's leader report: without this the retry went back
+        // to the reported (former) leader, which named the new one again, until the attempts ran out
+        // (ConsoleDormancyIT: "split of r1 was cancelled: not leader of range 1, leader hint=n3")
+        stats.leaderMoved(rangeId, h);
+        leaderHints.put(rangeId, h);
+      });
+      if (failure != OperatorQueue.Failure.RETRY) {
+        poke(); // redirected or cancelled now, not a tick later
       }
       return;
     }

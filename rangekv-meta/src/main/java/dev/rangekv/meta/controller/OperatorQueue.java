@@ -108,8 +108,8 @@ final class OperatorQueue {
     boolean sent;
     long sentAt;
     String error = "";
-    /** The node refused the step outright: cancel without another attempt. */
-    boolean refused;
+    /** How the last call failed, when it did: when the next attempt may go. */
+    Failure failure = Failure.RETRY;
     /** Why the planner took the range back (a step aims at a dead node): cancel without backing off. */
     String preempted = "";
 
@@ -189,7 +189,7 @@ final class OperatorQueue {
       r.attempt = 0;
       r.sent = false;
       r.error = "";
-      r.refused = false;
+      r.failure = Failure.RETRY;
     }
     OpStep step = op.steps().get(r.step);
     if (now > op.deadlineMillis()) {
@@ -205,14 +205,17 @@ final class OperatorQueue {
       // drop itself): move it off again first, with fresh attempts; the operator's deadline bounds it
       r.step = resumed;
       r.attempt = 0;
-      r.refused = false;
+      r.failure = Failure.RETRY;
       step = op.steps().get(resumed);
     } else if (r.sent) {
-      if (r.refused || r.attempt + 1 >= timeouts.attempts()) {
+      if (r.failure == Failure.REFUSED || r.attempt + 1 >= timeouts.attempts()) {
         // the last call's error says it best; a step that just never finished says how long it had
         String why = r.error.isEmpty() ? step.describe() + " not finished within " + timeouts.of(step) + " ms, "
             + timeouts.attempts() + " attempts" : r.error;
         return Optional.of(new Cancelled(id, op, why));
+      }
+      if (r.failure == Failure.RETRY && now - r.sentAt < timeouts.retryDelay(step, r.attempt)) {
+        return Optional.empty(); // failed fast: give the node a moment before the next attempt
       }
       r.attempt++;
     }
@@ -222,20 +225,27 @@ final class OperatorQueue {
     return Optional.of(new Send(id, op, r.step, step, r.attempt, o));
   }
 
-  /** The call for step {@code index} of operator {@code id} failed: the next pass retries or cancels it. */
-  synchronized void failed(long id, int index, String error) {
-    failed(id, index, error, false);
+  /** How a step's call failed, which says when (and whether) it is sent again. */
+  enum Failure {
+    /** Anything that may pass later (an unreachable node, a deadline): retried after {@link StepTimeouts#retryDelay}. */
+    RETRY,
+    /** The node named another leader: retried there by the next pass, at once. */
+    REDIRECTED,
+    /** The node refused the step for what it is: sending it again cannot help, so the next pass cancels it. */
+    REFUSED
   }
 
-  /**
-   * As {@link #failed(long, int, String)}; when {@code refused} (the node refused the step for what it
-   * is, so sending it again cannot help) the next pass cancels the operator at once with {@code error}.
-   */
-  synchronized void failed(long id, int index, String error, boolean refused) {
+  /** The call for step {@code index} of operator {@code id} failed: the next pass retries it after a delay or cancels it. */
+  synchronized void failed(long id, int index, String error) {
+    failed(id, index, error, Failure.RETRY);
+  }
+
+  /** As {@link #failed(long, int, String)}, failed as {@code failure} says. */
+  synchronized void failed(long id, int index, String error, Failure failure) {
     Running r = running.get(id);
     if (r != null && r.step == index && r.sent) {
       r.error = error.isEmpty() ? "failed" : error;
-      r.refused = refused;
+      r.failure = failure;
     }
   }
 

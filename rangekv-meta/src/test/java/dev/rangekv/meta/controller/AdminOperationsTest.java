@@ -50,6 +50,19 @@ class AdminOperationsTest {
   }
 
   @Test
+  void split_afterTheLeaderMovedSinceItsLastReport_followsTheNotLeaderHint() {
+    Harness h = MetaServiceImplTest.threeNodes();
+    h.cluster.transferLeader(2, "n2"); // an election since the heartbeats: n1 still reported as leader of r2
+
+    AdminSplitResponse r = Harness.call(h.service::split,
+        AdminSplitRequest.newBuilder().setSplitKey(ProtoValues.bytes(k(150))).build());
+
+    assertThat(ProtoValues.key(r.getRight().getStart())).isEqualTo(k(150));
+    assertThat(h.events("failed")).isEmpty();
+    h.assertMapMatchesCluster();
+  }
+
+  @Test
   void split_withoutKey_asksTheStoreForItsMidpoint() {
     Harness h = MetaServiceImplTest.threeNodes();
     Harness.call(h.service::split, AdminSplitRequest.newBuilder().setRangeId(1).build());

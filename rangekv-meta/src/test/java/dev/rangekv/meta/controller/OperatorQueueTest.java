@@ -114,6 +114,32 @@ class OperatorQueueTest {
   }
 
   @Test
+  void aCallThatFailsFast_isResentOnlyAfterADoublingDelay_butARedirectAtOnce() {
+    OperatorQueue patient = new OperatorQueue(new StepTimeouts(100, 1000, 4), 50);
+    report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
+    long id = patient.admit(move(100_000), 0).orElseThrow();
+    java.util.function.LongFunction<List<OperatorQueue.Action>> at =
+        now -> patient.advance(now, r -> Optional.ofNullable(reports.get(r)));
+    assertThat(at.apply(0)).hasSize(1);
+
+    patient.failed(id, 0, "io exception"); // the node refused the connection
+    assertThat(at.apply(9)).as("a tenth of a fast attempt after the send").isEmpty();
+    assertThat(at.apply(10)).singleElement().isInstanceOfSatisfying(OperatorQueue.Send.class,
+        s -> assertThat(s.attempt()).isEqualTo(1));
+    patient.failed(id, 0, "io exception");
+    assertThat(at.apply(29)).as("then twice that").isEmpty();
+    assertThat(at.apply(30)).singleElement().isInstanceOfSatisfying(OperatorQueue.Send.class,
+        s -> assertThat(s.attempt()).isEqualTo(2));
+
+    patient.failed(id, 0, "not leader", OperatorQueue.Failure.REDIRECTED);
+    assertThat(at.apply(31)).as("another leader was named: go there now").singleElement()
+        .isInstanceOfSatisfying(OperatorQueue.Send.class, s -> assertThat(s.attempt()).isEqualTo(3));
+    patient.failed(id, 0, "io exception");
+    assertThat(at.apply(32)).as("out of attempts: no need to wait").singleElement()
+        .isInstanceOfSatisfying(OperatorQueue.Cancelled.class, c -> assertThat(c.reason()).isEqualTo("io exception"));
+  }
+
+  @Test
   void aStepThatNeverFinishes_isResentAfterItsTimeout_andCancelledAfterItsAttempts() {
     report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
     queue.admit(move(10_000), 0);
@@ -166,7 +192,7 @@ class OperatorQueueTest {
     report(range(1, List.of("n1", "n2", "n3"), 1), "n1");
     long id = queue.admit(move(1000), 0).orElseThrow();
     OperatorQueue.Send first = (OperatorQueue.Send) at(0).get(0);
-    queue.failed(id, first.index(), "split_key: bad", true);
+    queue.failed(id, first.index(), "split_key: bad", OperatorQueue.Failure.REFUSED);
 
     assertThat(at(1)).singleElement().isInstanceOfSatisfying(OperatorQueue.Cancelled.class,
         c -> assertThat(c.reason()).isEqualTo("split_key: bad"));
