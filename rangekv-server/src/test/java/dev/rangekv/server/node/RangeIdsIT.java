@@ -77,7 +77,13 @@ class RangeIdsIT {
       RangeKvError refused = RangeKvErrors.fromThrowable(stale).orElseThrow();
       assertThat(refused.getDefinitelyNotApplied()).isTrue();
       assertThat(refused.hasRangeMoved()).as("refused: %s", refused).isTrue();
-      awaitMapOf(meta, 7);
+      // the pre-split plans from the meta map: wait until it holds every range made so far, not just as
+      // many (a map still routing "r" to r7's remnant, before r10's first report, planned a split of r7)
+      List<Long> made = new ArrayList<>(children);
+      made.add(RangeIds.ROOT);
+      Await.until(Duration.ofSeconds(60), "the meta map holds r1 and every child " + children,
+          () -> new HashSet<>(mapIds(meta)).equals(new HashSet<>(made))
+              && rangeAt(meta, "r").getRangeId() == children.get(children.size() - 1));
 
       List<Long> before = List.copyOf(children);
       List<Long> presplit = meta.change(s -> s.preSplit(PreSplitRequest.newBuilder()
@@ -135,10 +141,14 @@ class RangeIdsIT {
   /** The meta map's range ids once it holds {@code n} ranges. */
   private static List<Long> awaitMapOf(MetaLocator meta, int n) {
     return Await.value(Duration.ofSeconds(60), "the meta map holds " + n + " ranges", () -> {
-      List<Long> now = meta.call(s -> s.getMap(GetMapRequest.getDefaultInstance()), Duration.ofSeconds(10))
-          .getRangesList().stream().map(RangeDescriptorProto::getRangeId).toList();
+      List<Long> now = mapIds(meta);
       return now.size() == n ? java.util.Optional.of(now) : java.util.Optional.empty();
     });
+  }
+
+  private static List<Long> mapIds(MetaLocator meta) {
+    return meta.call(s -> s.getMap(GetMapRequest.getDefaultInstance()), Duration.ofSeconds(10))
+        .getRangesList().stream().map(RangeDescriptorProto::getRangeId).toList();
   }
 
   private static RangeDescriptorProto rangeAt(MetaLocator meta, String key) {
