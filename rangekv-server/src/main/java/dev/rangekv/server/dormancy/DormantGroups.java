@@ -99,6 +99,14 @@ public final class DormantGroups {
     return false;
   }
 
+  private boolean closedByRatis(long rangeId) {
+    try {
+      return server.getDivision(RangeGroups.groupId(rangeId)).getInfo().getLifeCycleState().isClosingOrClosed();
+    } catch (IOException e) {
+      return false; // removed meanwhile: the add below opens it
+    }
+  }
+
   private Object lock(long rangeId) {
     return locks.computeIfAbsent(rangeId, id -> new Object());
   }
@@ -141,7 +149,19 @@ public final class DormantGroups {
 
   private boolean openNow(long rangeId) throws IOException {
     if (isOpen(rangeId)) {
-      return false;
+      if (!closedByRatis(rangeId)) {
+        return false;
+      }
+      // Ratis closed this replica on its own and kept it registered: it refuses every append (state
+      // CLOSED), so no wake ever found a leader here (ManyDormantRangesIT: a child whose group was being
+      // added when its node stopped never converged after the restart). Unregister it, storage kept,
+      // and open it again below.
+      log.warn("a closed replica group is removed before it is opened again rangeId={}", rangeId);
+      RaftClientReply removed = server.groupManagement(GroupManagementRequest.newRemove(clientId, server.getId(),
+          callIds.incrementAndGet(), RangeGroups.groupId(rangeId), false, false));
+      if (!removed.isSuccess()) {
+        throw new IOException("removing the closed group of range " + rangeId + " failed", removed.getException());
+      }
     }
     List<RaftReplica> replicas = directory.replicaRecord(rangeId);
     if (replicas.stream().noneMatch(r -> r.getNodeId().equals(server.getId().toString()))) {
