@@ -319,22 +319,16 @@ public final class Controller {
       OperatorQueue.Failure failure = StepCalls.isRefusal(err) ? OperatorQueue.Failure.REFUSED
           : hint.isPresent() ? OperatorQueue.Failure.REDIRECTED : OperatorQueue.Failure.RETRY;
       queue.failed(s.id(), s.index(), message == null ? "" : message, failure);
-      hint.ifPresent(h -> {
-        // the answer is newer than the last heartbeat's leader report: without this the retry went back
-        // to the reported (former) leader, which named the new one again, until the attempts ran out
-        // (ConsoleDormancyIT: "split of r1 was cancelled: not leader of range 1, leader hint=n3")
-        stats.leaderMoved(rangeId, h);
-        leaderHints.put(rangeId, h);
-      });
+      // the answer is newer than the last heartbeat's leader report: without this the retry went back to
+      // the reported (former) leader, which named the new one again, until the attempts ran out
+      // (ConsoleDormancyIT: "split of r1 was cancelled: not leader of range 1, leader hint=n3")
+      hint.ifPresent(h -> learnLeader(rangeId, h));
       if (failure != OperatorQueue.Failure.RETRY) {
         poke(); // redirected or cancelled now, not a tick later
       }
       return;
     }
-    reply.leader().ifPresent(l -> {
-      stats.leaderMoved(rangeId, l); // a range with a leader report
-      leaderHints.put(rangeId, l); // one without (yet)
-    });
+    reply.leader().ifPresent(l -> learnLeader(rangeId, l));
     if (reply.descriptors().size() == 2) {
       // a split's new half: its group starts on the same nodes; ask the node that split it first
       leaderHints.put(reply.descriptors().get(1).descriptor().rangeId(), nodeId);
@@ -345,6 +339,12 @@ public final class Controller {
       }
       poke();
     });
+  }
+
+  /** A step's answer named {@code nodeId} as the leader of {@code rangeId}: the next step goes there. */
+  private void learnLeader(long rangeId, String nodeId) {
+    stats.leaderMoved(rangeId, nodeId); // a range with a leader report
+    leaderHints.put(rangeId, nodeId); // one without (yet)
   }
 
   /** Advances the queue now (an answer arrived), as a tick would, without planning. */

@@ -171,23 +171,10 @@ final class StepCalls {
     RangeHeader header = RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()).build();
     OpStep step = send.step();
     if (step instanceof OpStep.AddReplica a) {
-      Optional<String> to = address(view, a.nodeId());
-      if (to.isEmpty()) {
-        return Optional.of(CompletableFuture.failedFuture(new CallFailedException("node " + a.nodeId()
-            + " has no record in the meta range", null)));
-      }
-      return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
-          .setBytesPerSecond(moveBytesPerSecond).build()), r -> Reply.of(List.of(r.getRange()))));
+      return Optional.of(addReplica(stub, view, header, a.nodeId(), ""));
     }
     if (step instanceof OpStep.ReplaceReplica r) {
-      Optional<String> to = address(view, r.toNode());
-      if (to.isEmpty()) {
-        return Optional.of(CompletableFuture.failedFuture(new CallFailedException("node " + r.toNode()
-            + " has no record in the meta range", null)));
-      }
-      return Optional.of(call(stub::addReplica, (AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
-          .setBytesPerSecond(moveBytesPerSecond).setReplacingNodeId(r.fromNode()).build()),
-          x -> Reply.of(List.of(x.getRange()))));
+      return Optional.of(addReplica(stub, view, header, r.toNode(), r.fromNode()));
     }
     if (step instanceof OpStep.RemoveReplica r) {
       return Optional.of(call(stub::removeReplica, (RemoveReplicaRequest.newBuilder().setHeader(header)
@@ -238,6 +225,22 @@ final class StepCalls {
     }
     return view.nodes().stream().filter(n -> n.nodeId().equals(nodeId)).map(NodeInfo::address)
         .filter(a -> !a.isEmpty()).findFirst();
+  }
+
+  /**
+   * Adds a replica on {@code toNode} to the range {@code header} names; in place of {@code replacing}'s
+   * (one joint configuration change) unless that is empty.
+   */
+  private CompletableFuture<Reply> addReplica(NodeAdminServiceGrpc.NodeAdminServiceStub stub, MetaView view,
+      RangeHeader header, String toNode, String replacing) {
+    Optional<String> to = address(view, toNode);
+    if (to.isEmpty()) {
+      return CompletableFuture.failedFuture(new CallFailedException("node " + toNode
+          + " has no record in the meta range", null));
+    }
+    return call(stub::addReplica, AddReplicaRequest.newBuilder().setHeader(header).setAddress(to.get())
+        .setBytesPerSecond(moveBytesPerSecond).setReplacingNodeId(replacing).build(),
+        r -> Reply.of(List.of(r.getRange())));
   }
 
   /** One async unary call as a CompletableFuture of {@code f}'s reply; failures say what the node answered. */

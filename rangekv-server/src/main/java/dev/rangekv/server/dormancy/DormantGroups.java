@@ -99,6 +99,15 @@ public final class DormantGroups {
     return false;
   }
 
+  /** Removes {@code rangeId}'s group from the Raft server, its storage kept; fails as {@code what} failed. */
+  private void unregister(long rangeId, String what) throws IOException {
+    RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(clientId, server.getId(),
+        callIds.incrementAndGet(), RangeGroups.groupId(rangeId), false, false));
+    if (!reply.isSuccess()) {
+      throw new IOException(what + " failed", reply.getException());
+    }
+  }
+
   private boolean closedByRatis(long rangeId) {
     try {
       return server.getDivision(RangeGroups.groupId(rangeId)).getInfo().getLifeCycleState().isClosingOrClosed();
@@ -122,11 +131,7 @@ public final class DormantGroups {
   }
 
   private boolean closeNow(long rangeId) throws IOException {
-    RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(clientId, server.getId(),
-        callIds.incrementAndGet(), RangeGroups.groupId(rangeId), false, false));
-    if (!reply.isSuccess()) {
-      throw new IOException("closing the group of dormant range " + rangeId + " failed", reply.getException());
-    }
+    unregister(rangeId, "closing the group of dormant range " + rangeId);
     Path from = groupsDir.resolve(dirName(rangeId));
     Path to = dormantDir.resolve(dirName(rangeId));
     if (Files.isDirectory(from)) {
@@ -157,11 +162,7 @@ public final class DormantGroups {
       // added when its node stopped never converged after the restart). Unregister it, storage kept,
       // and open it again below.
       log.warn("a closed replica group is removed before it is opened again rangeId={}", rangeId);
-      RaftClientReply removed = server.groupManagement(GroupManagementRequest.newRemove(clientId, server.getId(),
-          callIds.incrementAndGet(), RangeGroups.groupId(rangeId), false, false));
-      if (!removed.isSuccess()) {
-        throw new IOException("removing the closed group of range " + rangeId + " failed", removed.getException());
-      }
+      unregister(rangeId, "removing the closed group of range " + rangeId);
     }
     List<RaftReplica> replicas = directory.replicaRecord(rangeId);
     if (replicas.stream().noneMatch(r -> r.getNodeId().equals(server.getId().toString()))) {
