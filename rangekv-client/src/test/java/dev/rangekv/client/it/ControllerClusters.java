@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * Shared set-up of the controller integration tests: in-JVM clusters whose meta leader runs the
- * controller with small thresholds (1 MiB ranges, 1 s ticks). Each test is its own class, run by
- * Surefire in a fresh JVM (see the module's pom). The writers' values repeat one byte, so they
+ * controller with small thresholds (1 MiB ranges, 1 s ticks). Each test is its own class with its own
+ * cluster. The writers' values repeat one byte, so they
  * compress ~20x on disk: range sizes must be logical bytes (a flushed range once looked tiny and
  * everything merged back).
  */

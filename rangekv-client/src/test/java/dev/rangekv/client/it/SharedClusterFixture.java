@@ -8,7 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The base of test classes whose tests share one 3-node {@link TestCluster} and one client, started
- * before the first test and closed after the last (each test class runs in its own JVM).
+ * before the first test and closed after the last. A fork runs its classes one after another, so the
+ * statics belong to the class that runs.
  */
 abstract class SharedClusterFixture {
   @TempDir static Path dir;
