@@ -2,6 +2,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.NodeInfo;
+import dev.rangekv.core.cluster.RangeReport;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
@@ -9,6 +10,7 @@ import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.convert.NodeProtos;
+import dev.rangekv.proto.convert.StatsProtos;
 import dev.rangekv.proto.meta.AllocateRangeIdsRequest;
 import dev.rangekv.proto.meta.AllocateRangeIdsResponse;
 import dev.rangekv.proto.meta.HeartbeatRequest;
@@ -79,7 +81,7 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
     }
     boolean known = meta.view().nodes().stream().anyMatch(n -> n.nodeId().equals(node.getNodeId()));
     long now = clock.getAsLong();
-    controller.stats().recordRegistration(HeartbeatRequest.newBuilder().setNode(node).build());
+    controller.stats().recordRegistration(node.getNodeId());
     CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
         .setRegisterNode(node.toBuilder().setLastHeartbeatMillis(now)).build());
     if (!known) {
@@ -99,8 +101,15 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
       out.onError(MetaAnswers.invalid("node_id", "a heartbeat names its node id"));
       return;
     }
+    List<RangeReport> reports;
+    try {
+      reports = StatsProtos.reports(req.getRangesList()); // the controller's book holds core values only
+    } catch (IllegalArgumentException e) {
+      out.onError(MetaAnswers.invalid("ranges", "a heartbeat line is no range: " + e.getMessage()));
+      return;
+    }
     long now = clock.getAsLong();
-    controller.stats().record(req, now);
+    controller.stats().record(req.getNode().getNodeId(), reports, now);
     NodeRecord.Builder node = req.getNode().toBuilder().setLastHeartbeatMillis(now)
         .setReplicaCount(req.getRangesCount());
     NodeHeartbeat.Builder hb = NodeHeartbeat.newBuilder();

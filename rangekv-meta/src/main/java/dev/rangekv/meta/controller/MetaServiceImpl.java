@@ -50,6 +50,7 @@ import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.convert.StatsProtos;
 import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.PlacementChange;
 import io.grpc.stub.StreamObserver;
@@ -376,10 +377,6 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   // ------------------------------------------------------------------------------------------
 
   /**
-   * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
-   * placement-rule violations at the last tick.
-   */
-  /**
    * An admin call's resulting range in its wire form, with the replica addresses the map answers for it
    * now (see {@link MetaView#replicaAddresses}).
    */
@@ -387,9 +384,13 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     return RangeWire.proto(meta.view(), d);
   }
 
+  /**
+   * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
+   * placement-rule violations at the last tick.
+   */
   private RangeStatsProto stats(RangeDescriptorProto d) {
     return controller.stats().leaderReport(d.getRangeId())
-        .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
+        .map(r -> StatsProtos.proto(r.report(), n -> "").toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
         .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d))
         .setDormant(controller.stats().isDormant(d.getRangeId()))
         .setPlacementViolations(controller.placementViolations(d.getRangeId())).build();
