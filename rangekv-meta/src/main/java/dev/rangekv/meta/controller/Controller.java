@@ -18,7 +18,7 @@ import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.meta.state.ReportedRange;
@@ -359,7 +359,7 @@ public final class Controller {
     if (descriptors.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return meta.propose(MetaCommands.report(descriptors, clock.getAsLong()));
+    return meta.propose(new MetaChange.Report(descriptors, clock.getAsLong()));
   }
 
   /**
