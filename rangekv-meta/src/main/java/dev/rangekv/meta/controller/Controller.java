@@ -18,11 +18,10 @@ import dev.rangekv.core.operator.StepTimeouts;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.meta.state.ReportedRange;
-import dev.rangekv.proto.convert.RangeKvErrors;
 import io.grpc.Channel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -305,7 +304,8 @@ public final class Controller {
   /**
    * A step's answer: report what it changed and advance at once. A failure is retried after a short delay
    * ({@link dev.rangekv.core.operator.StepTimeouts#retryDelay}), except a NOT_LEADER naming another node:
-   * that retry goes there at once (it still counts as an attempt); and a refusal ({@link StepCalls#isRefusal}) cancels the operator at once, as retrying cannot help.
+   * that retry goes there at once (it still counts as an attempt); and a refusal ({@link StepCalls#isRefusal}) cancels
+   * the operator at once, as retrying cannot help. {@link StepCalls.Failure} reads which from the answer.
    */
   private void answered(OperatorQueue.Send s, String nodeId, StepCalls.Reply reply, Throwable err) {
     long rangeId = s.op().rangeId();
@@ -313,17 +313,13 @@ public final class Controller {
       String message = unwrap(err).getMessage();
       log.warn("operator step failed rangeId={} step={} attempt={} nodeId={} error={}", rangeId, s.step().describe(),
           s.attempt(), nodeId, message);
-      Optional<String> hint = RangeKvErrors.fromThrowable(unwrap(err).getCause() == null ? err : unwrap(err).getCause())
-          .filter(e -> e.hasNotLeader()).map(e -> e.getNotLeader().getLeaderNodeId())
-          .filter(h -> !h.isEmpty() && !h.equals(nodeId));
-      OperatorQueue.Failure failure = StepCalls.isRefusal(err) ? OperatorQueue.Failure.REFUSED
-          : hint.isPresent() ? OperatorQueue.Failure.REDIRECTED : OperatorQueue.Failure.RETRY;
-      queue.failed(s.id(), s.index(), message == null ? "" : message, failure);
+      StepCalls.Failure failure = StepCalls.Failure.of(err, nodeId);
+      queue.failed(s.id(), s.index(), message == null ? "" : message, failure.kind());
       // the answer is newer than the last heartbeat's leader report: without this the retry went back to
       // the reported (former) leader, which named the new one again, until the attempts ran out
       // (ConsoleDormancyIT: "split of r1 was cancelled: not leader of range 1, leader hint=n3")
-      hint.ifPresent(h -> learnLeader(rangeId, h));
-      if (failure != OperatorQueue.Failure.RETRY) {
+      failure.leader().ifPresent(h -> learnLeader(rangeId, h));
+      if (failure.kind() != OperatorQueue.Failure.RETRY) {
         poke(); // redirected or cancelled now, not a tick later
       }
       return;
@@ -359,7 +355,7 @@ public final class Controller {
     if (descriptors.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return meta.propose(MetaCommands.report(descriptors, clock.getAsLong()));
+    return meta.propose(new MetaChange.Report(descriptors, clock.getAsLong()));
   }
 
   /**

@@ -3,7 +3,7 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.Explanation;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import java.util.HashMap;
@@ -42,7 +42,7 @@ final class EventRecorder {
 
   /** Proposes {@code events} (stamped with the leader's clock); completes when applied. */
   CompletableFuture<MetaView> append(List<Event> events) {
-    return meta.propose(MetaCommands.appendEvents(events, clock.getAsLong()));
+    return meta.propose(new MetaChange.AppendEvents(events, clock.getAsLong()));
   }
 
   /**

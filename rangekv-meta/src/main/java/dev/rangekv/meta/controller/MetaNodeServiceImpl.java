@@ -2,25 +2,29 @@ package dev.rangekv.meta.controller;
 
 import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.NodeInfo;
+import dev.rangekv.core.cluster.RangeReport;
 import dev.rangekv.core.rangemap.RangeIds;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MalformedMetaCommandException;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.meta.state.RangeWire;
+import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.convert.NodeProtos;
+import dev.rangekv.proto.convert.StatsProtos;
 import dev.rangekv.proto.meta.AllocateRangeIdsRequest;
 import dev.rangekv.proto.meta.AllocateRangeIdsResponse;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
-import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
-import dev.rangekv.proto.meta.NodeHeartbeat;
 import dev.rangekv.proto.meta.RegisterNodeRequest;
 import dev.rangekv.proto.meta.RegisterNodeResponse;
 import dev.rangekv.proto.meta.ReportDescriptorsRequest;
 import dev.rangekv.proto.meta.ReportDescriptorsResponse;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -46,10 +50,16 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
 
   @Override
   public void reportDescriptors(ReportDescriptorsRequest req, StreamObserver<ReportDescriptorsResponse> out) {
-    if (answers.leading(out)) {
-      answers.reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(clock.getAsLong()).setReport(req).build()),
-          v -> ReportDescriptorsResponse.newBuilder().setVersion(v.mapVersion()).build());
+    if (!answers.leading(out)) {
+      return;
     }
+    CompletableFuture<MetaView> applied;
+    try {
+      applied = meta.propose(new MetaChange.Report(RangeWire.reported(req.getRangesList()), clock.getAsLong()));
+    } catch (MalformedMetaCommandException e) {
+      applied = CompletableFuture.failedFuture(e); // answered as the meta range skipping the entry was
+    }
+    answers.reply(out, applied, v -> ReportDescriptorsResponse.newBuilder().setVersion(v.mapVersion()).build());
   }
 
   /** Grants a block of range ids; a lost answer is a gap (retrying is safe, see {@code MetaGroup}). */
@@ -79,11 +89,12 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
     }
     boolean known = meta.view().nodes().stream().anyMatch(n -> n.nodeId().equals(node.getNodeId()));
     long now = clock.getAsLong();
-    controller.stats().recordRegistration(HeartbeatRequest.newBuilder().setNode(node).build());
-    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-        .setRegisterNode(node.toBuilder().setLastHeartbeatMillis(now)).build());
+    controller.stats().recordRegistration(node.getNodeId());
+    NodeInfo registered = NodeProtos.node(node);
+    CompletableFuture<MetaView> applied = meta.propose(new MetaChange.RegisterNode(
+        registered.withHeartbeat(registered.heartbeat().withAtMillis(now)), now));
     if (!known) {
-      applied = applied.thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("node-joined",
+      applied = applied.thenCompose(v -> meta.propose(new MetaChange.AppendEvents(List.of(Event.of("node-joined",
           List.of(), "node registered", "node " + node.getNodeId() + " at " + node.getAddress()
               + (node.getZone().isEmpty() ? "" : " zone " + node.getZone()), now)), now)));
     }
@@ -99,24 +110,24 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
       out.onError(MetaAnswers.invalid("node_id", "a heartbeat names its node id"));
       return;
     }
-    long now = clock.getAsLong();
-    controller.stats().record(req, now);
-    NodeRecord.Builder node = req.getNode().toBuilder().setLastHeartbeatMillis(now)
-        .setReplicaCount(req.getRangesCount());
-    NodeHeartbeat.Builder hb = NodeHeartbeat.newBuilder();
-    int leaders = 0;
-    long bytes = 0;
-    double qps = 0;
-    for (RangeStatsProto r : req.getRangesList()) {
-      if (r.getLeader()) {
-        leaders++;
-        bytes += r.getBytes();
-        qps += r.getReadQps() + r.getWriteQps();
-        hb.addRanges(r.getRange()); // the leader's descriptor is the authority; followers' may lag
+    List<RangeReport> reports = new ArrayList<>(req.getRangesCount());
+    List<ReportedRange> led = new ArrayList<>();
+    try {
+      // the controller's book and the meta range's entry take core values only
+      for (RangeStatsProto line : req.getRangesList()) {
+        RangeReport r = StatsProtos.report(line);
+        reports.add(r);
+        if (r.role() == RangeReport.Role.LEADER) {
+          led.add(RangeWire.reported(line.getRange())); // the leader's descriptor is the authority; followers' may lag
+        }
       }
+    } catch (IllegalArgumentException e) {
+      out.onError(MetaAnswers.invalid("ranges", "a heartbeat line is no range: " + e.getMessage()));
+      return;
     }
-    hb.setNode(node.setLeaderCount(leaders).setBytes(bytes).setQps(qps));
-    answers.reply(out, meta.propose(MetaCommand.newBuilder().setAtMillis(now).setHeartbeat(hb).build()),
+    long now = clock.getAsLong();
+    controller.stats().record(req.getNode().getNodeId(), reports, now);
+    answers.reply(out, meta.propose(new MetaChange.Heartbeat(node(req.getNode(), reports, now), led, now)),
         v -> {
           List<String> voters = meta.voterIds();
           return HeartbeatResponse.newBuilder().setMapVersion(v.mapVersion()).addAllMetaVoterNodeIds(voters)
@@ -124,5 +135,22 @@ public final class MetaNodeServiceImpl extends MetaNodeServiceGrpc.MetaNodeServi
                   .map(NodeInfo::address).toList())
               .build();
         });
+  }
+
+  /** The node's record as its heartbeat at {@code now} leaves it: the summary of what it reported. */
+  private static NodeInfo node(NodeRecord record, List<RangeReport> reports, long now) {
+    NodeInfo n = NodeProtos.node(record);
+    int leaders = 0;
+    long bytes = 0;
+    double qps = 0;
+    for (RangeReport r : reports) {
+      if (r.role() == RangeReport.Role.LEADER) {
+        leaders++;
+        bytes += r.stats().bytes();
+        qps += r.stats().qps();
+      }
+    }
+    return n.withHeartbeat(new NodeInfo.Heartbeat(now, reports.size(), leaders, n.heartbeat().dormantCount(), bytes,
+        qps));
   }
 }

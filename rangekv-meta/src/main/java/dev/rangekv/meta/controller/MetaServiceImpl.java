@@ -9,7 +9,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.placement.RuleCheck;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MapDelta;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.meta.state.RangeWire;
@@ -50,8 +50,7 @@ import dev.rangekv.proto.convert.NodeProtos;
 import dev.rangekv.proto.convert.PlacementProtos;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
-import dev.rangekv.proto.meta.MetaCommand;
-import dev.rangekv.proto.meta.PlacementChange;
+import dev.rangekv.proto.convert.StatsProtos;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -292,9 +291,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
           + ": the controller repairs them onto live nodes after node.dead-timeout; try again then"));
       return;
     }
-    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-        .setRemoveNode(dev.rangekv.proto.meta.RemoveNode.newBuilder().setNodeId(id)).build())
-        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("node-removed", List.of(),
+    CompletableFuture<MetaView> applied = meta.propose(new MetaChange.RemoveNode(id, now))
+        .thenCompose(v -> meta.propose(new MetaChange.AppendEvents(List.of(Event.of("node-removed", List.of(),
             "removed by an operator", "node " + id + " at " + node.get().address() + " forgotten", now)), now)));
     answers.reply(out, applied, v -> RemoveNodeResponse.newBuilder().setRemoved(NodeProtos.proto(node.get())).build());
   }
@@ -332,9 +330,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       events.add(Event.of("placement-warning", List.of(), "the live nodes cannot meet the rule now",
           "rule " + rule + ": " + check.reason(), now));
     }
-    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-            .setPlacement(PlacementChange.newBuilder().setSet(PlacementProtos.proto(rule))).build())
-        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(events, now)));
+    CompletableFuture<MetaView> applied = meta.propose(new MetaChange.Placement(rule, false, now))
+        .thenCompose(v -> meta.propose(new MetaChange.AppendEvents(events, now)));
     answers.reply(out, applied, v -> {
       PlacementRule stored = v.placementRules().find(rule.start(), rule.end()).orElse(rule);
       return SetPlacementResponse.newBuilder().setRule(PlacementProtos.proto(stored))
@@ -365,9 +362,8 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
       return;
     }
     long now = clock.getAsLong();
-    CompletableFuture<MetaView> applied = meta.propose(MetaCommand.newBuilder().setAtMillis(now)
-            .setPlacement(PlacementChange.newBuilder().setRemove(PlacementProtos.proto(rule.get()))).build())
-        .thenCompose(v -> meta.propose(MetaCommands.appendEvents(List.of(Event.of("placement-removed", List.of(),
+    CompletableFuture<MetaView> applied = meta.propose(new MetaChange.Placement(rule.get(), true, now))
+        .thenCompose(v -> meta.propose(new MetaChange.AppendEvents(List.of(Event.of("placement-removed", List.of(),
             "placement rule removed by an operator", "rule " + rule.get(), now)), now)));
     answers.reply(out, applied, v -> RemovePlacementResponse.newBuilder().setRemoved(PlacementProtos.proto(rule.get()))
         .setVersion(v.placementRules().version()).build());
@@ -376,10 +372,6 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
   // ------------------------------------------------------------------------------------------
 
   /**
-   * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
-   * placement-rule violations at the last tick.
-   */
-  /**
    * An admin call's resulting range in its wire form, with the replica addresses the map answers for it
    * now (see {@link MetaView#replicaAddresses}).
    */
@@ -387,9 +379,13 @@ public final class MetaServiceImpl extends MetaServiceGrpc.MetaServiceImplBase {
     return RangeWire.proto(meta.view(), d);
   }
 
+  /**
+   * The meta descriptor with its leader's latest stats (numbers zero when none are known) and its
+   * placement-rule violations at the last tick.
+   */
   private RangeStatsProto stats(RangeDescriptorProto d) {
     return controller.stats().leaderReport(d.getRangeId())
-        .map(r -> r.stats().toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
+        .map(r -> StatsProtos.proto(r.report(), n -> "").toBuilder().setRange(d).setLeaderNodeId(r.nodeId()))
         .orElseGet(() -> RangeStatsProto.newBuilder().setRange(d))
         .setDormant(controller.stats().isDormant(d.getRangeId()))
         .setPlacementViolations(controller.placementViolations(d.getRangeId())).build();

@@ -4,16 +4,11 @@ import dev.rangekv.core.cluster.Event;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rebalance.MetaVoterPolicy;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.proto.calls.UnaryCalls;
-import dev.rangekv.proto.replica.PrepareMetaReplicaRequest;
-import dev.rangekv.proto.replica.RaftReplica;
-import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import io.grpc.Channel;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -24,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Grows the meta range onto joined nodes, replaces voters on dead ones and spreads voters that share a
  * zone ({@link MetaVoterPolicy}):
- * asks the added node to start an empty meta replica (one non-blocking replica-service call), then
+ * asks the added node to start an empty meta replica (one non-blocking replica-service call, {@link
+ * MetaReplicaCalls}), then
  * changes the group's voters through Raft (the new replica catches up from the leader's log or state).
  * Logged as a {@code "meta-voters"} event, or a {@code "failed"} one; one change runs at a time.
  * Thread-safe.
@@ -35,14 +31,14 @@ final class MetaVoterStep {
   static final int TARGET_VOTERS = 3;
 
   private final MetaGroup meta;
-  private final Function<String, Channel> channels;
+  private final MetaReplicaCalls calls;
   private final EventRecorder events;
   private final LongSupplier clock;
   private final AtomicBoolean running = new AtomicBoolean();
 
   MetaVoterStep(MetaGroup meta, Function<String, Channel> channels, EventRecorder events, LongSupplier clock) {
     this.meta = meta;
-    this.channels = channels;
+    this.calls = new MetaReplicaCalls(channels);
     this.events = events;
     this.clock = clock;
   }
@@ -67,7 +63,7 @@ final class MetaVoterStep {
     CompletableFuture<Void> done;
     try {
       List<NodeInfo> voters = c.voters().stream().map(id -> recordOf(byId, id)).toList();
-      done = prepare(recordOf(byId, c.added()), voters).thenCompose(v -> meta.changeVoters(voters));
+      done = calls.prepare(recordOf(byId, c.added()), voters).thenCompose(v -> meta.changeVoters(voters));
     } catch (RuntimeException e) {
       done = CompletableFuture.failedFuture(e);
     }
@@ -89,16 +85,6 @@ final class MetaVoterStep {
       }
       running.set(false);
     });
-  }
-
-  private CompletableFuture<Void> prepare(NodeInfo node, List<NodeInfo> voters) {
-    PrepareMetaReplicaRequest.Builder request = PrepareMetaReplicaRequest.newBuilder();
-    for (NodeInfo v : voters) {
-      request.addVoters(RaftReplica.newBuilder().setNodeId(v.nodeId()).setRaftAddress(v.raftAddress())
-          .setClientAddress(v.address()));
-    }
-    return UnaryCalls.future(ReplicaServiceGrpc.newStub(channels.apply(node.address()))
-        .withDeadlineAfter(30, TimeUnit.SECONDS)::prepareMetaReplica, request.build()).thenApply(answer -> null);
   }
 
   private static NodeInfo recordOf(Map<String, NodeInfo> byId, String nodeId) {

@@ -6,15 +6,8 @@ import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.cluster.SplitEvent;
-import dev.rangekv.core.cluster.TailWrites;
-import dev.rangekv.core.cluster.WeightedKey;
-import dev.rangekv.core.key.Key;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.meta.state.MetaView;
-import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.proto.RangeStatsProto;
-import dev.rangekv.proto.WeightedKeyProto;
-import dev.rangekv.proto.convert.ProtoValues;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -61,7 +54,7 @@ public final class SnapshotBuilder {
         continue;
       }
       Optional<StatsBook.LeaderReport> report = stats.leaderReport(d.rangeId())
-          .filter(r -> sameSpan(r.stats().getRange(), d));
+          .filter(r -> sameSpan(r.stats().range(), d));
       if (report.isPresent()) {
         ranges.add(rangeStats(d, report.get().stats(), report.get().nodeId()));
       } else {
@@ -74,34 +67,17 @@ public final class SnapshotBuilder {
   }
 
   /** True when the heartbeat's descriptor {@code reported} spans what the map's {@code d} does. */
-  static boolean sameSpan(RangeDescriptorProto reported, RangeDescriptor d) {
-    return ProtoValues.key(reported.getStart()).equals(d.start())
-        && ProtoValues.end(reported.getEnd(), reported.getEndInfinite()).equals(d.end());
+  static boolean sameSpan(RangeDescriptor reported, RangeDescriptor d) {
+    return reported.start().equals(d.start()) && reported.end().equals(d.end());
   }
 
   /**
-   * Reported stats in core types, attached to the meta descriptor {@code d}. Out-of-contract numbers
-   * (negative, NaN, non-positive sample weights, appends above writes) are clamped or dropped rather
-   * than failing the whole tick on one node's bad report.
+   * Reported stats attached to the meta descriptor {@code d}, led by the reporter when {@code d} lists
+   * it. (The heartbeat edge already clamped out-of-contract numbers, so one node's bad report does not
+   * fail a whole tick.)
    */
-  public static RangeStats rangeStats(RangeDescriptor d, RangeStatsProto p, String reporterNodeId) {
+  public static RangeStats rangeStats(RangeDescriptor d, RangeStats reported, String reporterNodeId) {
     String leader = d.replicas().contains(reporterNodeId) ? reporterNodeId : "";
-    List<WeightedKey> samples = new ArrayList<>(p.getSampledKeysCount());
-    for (WeightedKeyProto w : p.getSampledKeysList()) {
-      if (w.getWeight() > 0 && !Double.isInfinite(w.getWeight())) {
-        samples.add(new WeightedKey(ProtoValues.key(w.getKey()), w.getWeight()));
-      }
-    }
-    TailWrites tail = TailWrites.NONE;
-    if (p.getTailWrites() > 0 && !p.getMaxWrittenKey().isEmpty()) {
-      Key max = ProtoValues.key(p.getMaxWrittenKey());
-      tail = new TailWrites(p.getTailWrites(), Math.min(p.getTailAppends(), p.getTailWrites()), Optional.of(max));
-    }
-    return new RangeStats(d, Math.max(0, p.getBytes()), Math.max(0, p.getKeys()), rate(p.getReadQps()),
-        rate(p.getWriteQps()), leader, samples, tail);
-  }
-
-  private static double rate(double qps) {
-    return qps >= 0 && !Double.isInfinite(qps) ? qps : 0;
+    return reported.withRange(d).withLeader(leader);
   }
 }

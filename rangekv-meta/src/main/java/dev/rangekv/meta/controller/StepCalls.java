@@ -80,6 +80,25 @@ final class StepCalls {
     }
   }
 
+  /**
+   * A failed step call as the controller takes it, decoded here so it reads no wire errors.
+   *
+   * @param kind how the queue takes it: a refusal, a redirection to {@code leader}, or a retry
+   * @param leader the leader a NOT_LEADER answer named, when it named a node other than the one called
+   */
+  record Failure(OperatorQueue.Failure kind, Optional<String> leader) {
+    /** {@code err}, the failure of a step call sent to {@code calledNodeId}. */
+    static Failure of(Throwable err, String calledNodeId) {
+      Throwable c = Controller.unwrap(err);
+      Optional<String> hint = RangeKvErrors.fromThrowable(c.getCause() == null ? err : c.getCause())
+          .filter(e -> e.hasNotLeader()).map(e -> e.getNotLeader().getLeaderNodeId())
+          .filter(h -> !h.isEmpty() && !h.equals(calledNodeId));
+      OperatorQueue.Failure kind = isRefusal(err) ? OperatorQueue.Failure.REFUSED
+          : hint.isPresent() ? OperatorQueue.Failure.REDIRECTED : OperatorQueue.Failure.RETRY;
+      return new Failure(kind, hint);
+    }
+  }
+
   /** A call refused or failed; {@code getMessage()} says what the node answered. */
   static final class CallFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;

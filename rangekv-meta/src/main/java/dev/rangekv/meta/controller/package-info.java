@@ -10,6 +10,6 @@
  * dev.rangekv.meta.controller.MetaServiceImpl}). Codes against {@code meta.state}'s interfaces only;
  * nothing in {@code meta.state} depends on it. Its classes pass core's values; wire messages are built
  * and read only at the edges: the gRPC services ({@code MetaServiceImpl}, {@code MetaNodeServiceImpl},
- * {@code RangeWatchers}) and the outbound node calls ({@code StepCalls}, {@code MetaVoterStep}).
+ * {@code RangeWatchers}) and the outbound node calls ({@code StepCalls}, {@code MetaReplicaCalls}).
  */
 package dev.rangekv.meta.controller;

@@ -2,7 +2,6 @@ package dev.rangekv.meta.state;
 
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rangemap.RangeIdBlock;
-import dev.rangekv.proto.meta.MetaCommand;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +18,11 @@ public interface MetaGroup {
   Optional<String> leaderNodeId();
 
   /**
-   * Proposes {@code command} (only on the leader) and completes with the view after it was applied
-   * here; fails with {@code NotMetaLeaderException} elsewhere, or with the Raft error.
+   * Proposes {@code change} (only on the leader; {@link MetaCommands} encodes it as a log entry) and
+   * completes with the view after it was applied here; fails with {@code NotMetaLeaderException}
+   * elsewhere, or with the Raft error.
    */
-  CompletableFuture<MetaView> propose(MetaCommand command);
+  CompletableFuture<MetaView> propose(MetaChange change);
 
   /**
    * Grants {@code count} new range ids (only on the leader) through one {@code allocate_range_ids}

@@ -152,7 +152,12 @@ public final class RaftMetaGroup implements MetaGroup {
   }
 
   @Override
-  public CompletableFuture<MetaView> propose(MetaCommand command) {
+  public CompletableFuture<MetaView> propose(MetaChange change) {
+    return propose(MetaCommands.encode(change));
+  }
+
+  /** Proposes an entry already encoded (tests replay scripts of wire entries through it). */
+  CompletableFuture<MetaView> propose(MetaCommand command) {
     return submit(command).thenApply(reply -> {
       applied(reply);
       return stateMachine.state();

@@ -7,6 +7,8 @@ import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIdBlock;
 import dev.rangekv.core.rangemap.RangeIds;
 import dev.rangekv.meta.state.MapDelta;
+import dev.rangekv.meta.state.MetaChange;
+import dev.rangekv.meta.state.MetaCommands;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.EventProto;
@@ -140,7 +142,8 @@ final class InMemoryMetaGroup implements MetaGroup {
   }
 
   @Override
-  public synchronized CompletableFuture<MetaView> propose(MetaCommand c) {
+  public synchronized CompletableFuture<MetaView> propose(MetaChange change) {
+    MetaCommand c = MetaCommands.encode(change); // applied as the entry a Raft group would log
     if (!leader) {
       return CompletableFuture.failedFuture(new IllegalStateException("not the meta leader"));
     }

@@ -11,6 +11,7 @@ import dev.rangekv.meta.state.MetaView;
 import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
 import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.convert.StatsProtos;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ class SnapshotBuilderTest {
     HeartbeatRequest.Builder stale = hb.toBuilder();
     RangeStatsProto r2 = stale.getRanges(1);
     stale.setRanges(1, r2.toBuilder().setRange(r2.getRange().toBuilder().setEnd(ProtoValues.bytes(k(150)))));
-    book.record(stale.build(), 5);
+    book.record("n1", StatsProtos.reports(stale.build().getRangesList()), 5); // as the heartbeat edge does
 
     SnapshotBuilder.Built b = SnapshotBuilder.build(new ProvisionalView(h.meta.view()), book, List.of(), List.of());
 

@@ -7,7 +7,7 @@ import dev.rangekv.meta.controller.Controller;
 import dev.rangekv.meta.controller.ControllerLoop;
 import dev.rangekv.meta.controller.MetaNodeServiceImpl;
 import dev.rangekv.meta.controller.MetaServiceImpl;
-import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
 import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.MetaStateMachine;
@@ -16,7 +16,6 @@ import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
-import dev.rangekv.proto.meta.MetaCommand;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.proto.meta.RegisterNodeRequest;
 import dev.rangekv.server.raft.PeerChannels;
@@ -320,9 +319,9 @@ public final class MetaNode implements AutoCloseable {
       }
       sleep(20);
     }
-    MetaCommand cmd = MetaCommands.bootstrap(ranges, nodes, System.currentTimeMillis());
+    MetaChange change = new MetaChange.Bootstrap(ranges, nodes, System.currentTimeMillis());
     try {
-      group.propose(cmd).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      group.propose(change).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       throw new IOException("bootstrapping the meta range failed", e);
     } catch (InterruptedException e) {

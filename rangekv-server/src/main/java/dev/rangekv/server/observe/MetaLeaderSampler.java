@@ -119,9 +119,9 @@ public final class MetaLeaderSampler {
       double writeBytes = 0;
       Optional<StatsBook.LeaderReport> r = stats.leaderReport(d.rangeId());
       if (r.isPresent() && now - r.get().receivedMillis() <= stale) {
-        reads = r.get().stats().getReadQps();
-        writes = r.get().stats().getWriteQps();
-        writeBytes = r.get().stats().getWriteBytesPerSecond();
+        reads = r.get().stats().readQps();
+        writes = r.get().stats().writeQps();
+        writeBytes = r.get().report().writeBytesPerSecond();
       }
       bands.add(new KeyHeatRing.Band(d.rangeId(), ProtoValues.bytes(d.start()), reads, writes, writeBytes));
     }
