@@ -86,6 +86,10 @@ class DistributionIT {
     Run demo = run("demo", List.of("demo", "--duration", "21s"), Duration.ofSeconds(240),
         "-Xmx1g -Djava.io.tmpdir=" + tmp);
     String out = demo.out();
+    // the summary in the test report: how long each phase ran (phase 1 waits for the alert on a loaded box)
+    int from = out.indexOf("== summary");
+    int to = out.indexOf("== what to try", Math.max(from, 0));
+    System.out.println("demo: " + (from < 0 ? "no summary" : out.substring(from, to < 0 ? out.length() : to)));
     assertThat(demo.exit()).as(out).isZero();
     assertThat(out).as(out)
         .contains("== phase 1 (event_ts, order_id, seq): the monotonic trap ==")
