@@ -9,6 +9,9 @@ import java.util.TreeMap;
  * the controller logged during the phase. Not thread-safe: the monitor thread owns it.
  */
 final class PhaseStats {
+  /** The event kind of the monotonic-key alert, the one phase 1 is there to show. */
+  static final String MONOTONIC_ALERT = "alert-monotonic";
+
   private final Phase phase;
   private double seconds;
   private long writes;

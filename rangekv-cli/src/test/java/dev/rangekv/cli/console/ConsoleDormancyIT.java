@@ -16,6 +16,8 @@ import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.node.LocalCluster;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.server.raft.PeerChannels;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,8 +64,9 @@ class ConsoleDormancyIT {
         RangeKvClient patient = client.withTimeout(Duration.ofSeconds(30)); // a dormant range answers after a wake
         patient.put(Key.utf8("a"), new byte[] {1});
         patient.put(Key.utf8("z"), new byte[] {2});
-        meta.change(s -> s.split(AdminSplitRequest.newBuilder().setSplitKey(ByteString.copyFromUtf8("m")).build()),
-            Duration.ofSeconds(30));
+        // the controller may move r1's leadership meanwhile (a fresh cluster balances leaders): a split
+        // cancelled because its node stopped leading is tried again, unless the map shows it done
+        await(Duration.ofSeconds(60), "the split at m", () -> ranges(meta).size() == 2 || split(meta, "m"));
         await(Duration.ofSeconds(60), "two ranges in the map", () -> ranges(meta).size() == 2);
         String idle = Long.toUnsignedString(ranges(meta).get(0).getRange().getRangeId());   // [-inf, m): "a"
         String touched = Long.toUnsignedString(ranges(meta).get(1).getRange().getRangeId()); // [m, +inf): "z"
@@ -149,6 +152,20 @@ class ConsoleDormancyIT {
       out.put(tr.getDomAttribute("data-range"), shown);
     }
     return out;
+  }
+
+  /** Asks for a split at {@code key}; false when it was cancelled or not routed (UNAVAILABLE: worth another try). */
+  private static boolean split(MetaLocator meta, String key) {
+    try {
+      meta.change(s -> s.split(AdminSplitRequest.newBuilder().setSplitKey(ByteString.copyFromUtf8(key)).build()),
+          Duration.ofSeconds(30));
+      return true;
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+        throw e;
+      }
+      return false;
+    }
   }
 
   /** The meta range's ranges in key order. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -46,14 +47,21 @@ public final class CliProcess implements AutoCloseable {
 
   /**
    * The command line of a {@code rangekv} process with {@code args}: this JVM's java with {@link #NODE_JVM}
-   * then {@code jvmArgs}, on the test classpath.
+   * then {@code jvmArgs}, on the shaded jar with the nodes' class data sharing archive ({@link NodeArchive})
+   * when failsafe names the jar ({@code rangekv.jar}, made by package), else on the test classpath.
    */
   public static List<String> command(List<String> jvmArgs, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(NODE_JVM);
     cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
+    Optional<Path> jar = Optional.ofNullable(System.getProperty("rangekv.jar")).map(Path::of).filter(Files::isRegularFile);
+    if (jar.isPresent()) {
+      NodeArchive.forJar(jar.get()).ifPresent(jsa -> cmd.add("-XX:SharedArchiveFile=" + jsa));
+      cmd.addAll(List.of("-cp", jar.get().toString(), RangeKvCommand.class.getName()));
+    } else {
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RangeKvCommand.class.getName()));
+    }
     cmd.addAll(args);
     return cmd;
   }
