@@ -40,8 +40,12 @@ public final class CliProcess implements AutoCloseable {
   }
 
   static CliProcess start(Path log, List<String> jvmArgs, List<String> args) throws IOException {
-    Process p = new ProcessBuilder(command(jvmArgs, args)).redirectErrorStream(true).redirectOutput(log.toFile())
-        .start();
+    return run(log, command(jvmArgs, args));
+  }
+
+  /** A process of the whole command line {@code cmd} (the CDS training node builds its own). */
+  static CliProcess run(Path log, List<String> cmd) throws IOException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new CliProcess(p, log);
   }
 
