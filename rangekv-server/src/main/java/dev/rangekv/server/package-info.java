@@ -1,6 +1,11 @@
 /**
  * A RangeKV node: one Ratis server hosting one Raft group per range replica over one shared store.
- * Sub-packages: {@code node} (process, config, in-JVM cluster), {@code replica} (the range state
- * machine), {@code rpc} (gRPC services), {@code split} (split commands and child-group creation).
+ * Sub-packages, one feature each: {@code node} (the process: config, start-up, creating and reconciling
+ * Raft groups in {@code node.GroupReconciler}, the in-JVM {@code LocalCluster}), {@code replica} (the
+ * range state machine and its checks), {@code raft} (submitting to a range's group, proposal buffers, peer
+ * channels), {@code rpc} (the gRPC services), {@code split}, {@code move}, {@code merge} and
+ * {@code dormancy} (one operation each), {@code meta} (the node's part in the meta range), {@code stats}
+ * (per-range load, heartbeats), {@code observe} (metrics, health, the HTTP port), {@code console} (the web
+ * console) and {@code security} (mutual TLS, roles). docs/architecture.md follows requests through them.
  */
 package dev.rangekv.server;

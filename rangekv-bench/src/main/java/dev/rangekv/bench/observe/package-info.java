@@ -1,2 +1,2 @@
-/** What the node's metrics cost per call, measured on the real meters (issue 16). */
+/** What the node's metrics cost per call, measured on the real meters. */
 package dev.rangekv.bench.observe;

@@ -7,7 +7,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** The CLI may use every module (DESIGN.md, modules); its own packages still depend one way (issue 17 §3). */
+/** The CLI may use every module (docs/architecture.md, "Modules"); its own packages still depend one way. */
 @AnalyzeClasses(packages = "dev.rangekv.cli", importOptions = ImportOption.DoNotIncludeTests.class)
 class CliArchitectureTest {
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Bad input to the KV commands (issue 14 §3): each gets one line and exit 2 (the README's rule: invalid
+ * Bad input to the KV commands: each gets one line and exit 2 (the README's rule: invalid
  * input, nothing written) or the right result; nothing is written.
  */
 @Timeout(120)

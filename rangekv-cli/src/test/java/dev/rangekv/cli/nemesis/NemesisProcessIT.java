@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * At the end: every acknowledged write reads back (or a later ambiguous one), no definitely-failed
  * write is visible, counters lie within their acknowledged and ambiguous increments, and full scans in
  * both directions and several page sizes agree with the reads. No operation may fail outside a fault
- * window (issue 14 §2: routine leadership changes cost latency, never an error).
+ * window: routine leadership changes cost latency, never an error (README, "Use from Java").
  *
  * <p>Prints its seed; {@code -Drangekv.seed=N} replays the same workload and fault choices (the
  * interleaving with real processes differs). The run lasts 40 s by default, short enough for every

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14 §1 as a user meets it: the node that bootstrapped a 4-node cluster is drained of every data
+ * A data directory remembers its cluster (README, "A 3-process cluster on one machine"), as a user meets it: the node that bootstrapped a 4-node cluster is drained of every data
  * replica, stopped and restarted with the README's command (no {@code --join}). It must resume, not
  * bootstrap a second cluster: it holds no range it was not given, every acknowledged write reads back
  * through it, and a later write through it is seen by the others. Then the same node pointed with

@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Three {@code rangekv start} processes on free loopback ports form a cluster; the cluster commands
  * work against it; a fourth node joins and the controller moves replicas to it; killing the first
  * process (the one that bootstrapped the cluster) leaves reads served and the meta range answering; the
- * killed node restarts on its data directory. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}
- * (issue 6).
+ * killed node restarts on its data directory. Needs the meta range, controller and {@code RangeKvNode.bootstrapCluster/join}.
  */
 @Timeout(300)
 class ClusterProcessesIT {

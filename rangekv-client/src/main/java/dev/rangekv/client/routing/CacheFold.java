@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * Folds descriptors from many sources (cached ones, several nodes' listings, some stale, some maybe
- * garbage) into one tiling: higher generations win (DESIGN.md invariant 3), a descriptor overlapping a
+ * garbage) into one tiling: higher generations win (docs/architecture.md, invariant 3), a descriptor overlapping a
  * newer one already placed is dropped, and spans nobody covers become placeholders (no replicas,
  * generation 0) that make the router refresh instead of guessing. Pure.
  */

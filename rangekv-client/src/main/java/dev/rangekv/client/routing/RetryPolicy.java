@@ -18,7 +18,7 @@ import java.time.Duration;
  * <p>The call's deadline is the bound. Routine churn (a leader stepping down or transferring, a
  * follower that knows no leader yet, a range still starting, a node that has not got the range yet)
  * is waited out with backoff until the deadline: it costs latency, never an error. The attempt cap
- * is only a guard (DESIGN.md invariant 5): retries without backoff (fresh descriptors, the first
+ * is only a guard (docs/architecture.md, invariant 5): retries without backoff (fresh descriptors, the first
  * leader hints) could otherwise spin on a corrupt cache or a lying node, and the cap ends that in an
  * error. When the backoff would pass the deadline, the wait shrinks to half the time left so one last
  * attempt still runs (unless less than {@code 2 * baseBackoff} is left).

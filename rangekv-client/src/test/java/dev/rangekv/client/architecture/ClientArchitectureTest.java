@@ -10,7 +10,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** DESIGN.md's rules for {@code rangekv-client}, executable (issue 17 §3): core, proto and gRPC; never a node's code. */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-client}, executable: core, proto and gRPC; never a node's code. */
 @AnalyzeClasses(packages = "dev.rangekv.client", importOptions = ImportOption.DoNotIncludeTests.class)
 class ClientArchitectureTest {
 
@@ -18,21 +18,21 @@ class ClientArchitectureTest {
   static final ArchRule neverDependsOnANode = noClasses().that().resideInAPackage("dev.rangekv.client..")
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.storage..", "dev.rangekv.meta..",
           "dev.rangekv.server..", "dev.rangekv.cli..", "dev.rangekv.sim..", "org.rocksdb..", "org.apache.ratis..")
-      .because("applications depend on the client alone: never the server, Ratis or RocksDB (DESIGN.md, modules)");
+      .because("applications depend on the client alone: never the server, Ratis or RocksDB (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule speaksOnlyThePublicProtocol = noClasses().that().resideInAPackage("dev.rangekv.client..")
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.proto.admin..", "dev.rangekv.proto.meta..",
           "dev.rangekv.proto.replica..")
       .because("the internal protos (rangekv-proto-internal: node admin, node-to-meta reports, Raft commands) are "
-          + "never on a client's classpath (DESIGN.md, modules)");
+          + "never on a client's classpath (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles()
-      // Known cycles root <-> routing/scan, ignored for now (issue 17 §3 asks for none): the root package holds
+      // Known cycles root <-> routing/scan, ignored for now (every other module has none): the root package holds
       // both the facade (RangeKvClient, which uses routing and scan) and the public values and exceptions
       // (KeyValue, ScanPageResult, RangeKvException...) that routing and scan return. Moving those values
-      // changes the public API, so it waits for the routing change of issue 17 §2.
+      // changes the public API, so it waits for a release that may change it.
       .ignoreDependency(resideInAnyPackage("dev.rangekv.client.routing", "dev.rangekv.client.scan"),
           resideInAPackage("dev.rangekv.client"));
 }

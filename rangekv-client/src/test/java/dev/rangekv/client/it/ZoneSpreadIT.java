@@ -28,7 +28,8 @@ class ZoneSpreadIT {
   @Timeout(900)
   void rangesRepairedWhileAZoneWasDown_regainItsSpread_andSurviveTheLossOfAnotherZone() throws Exception {
     // Default balancing: a move of a 3-replica range is one joint-consensus replace, whose old and new
-    // majorities both survive z1's loss (add-then-remove left 2 of 4 voters and no leader, session 8),
+    // majorities both survive z1's loss (add-then-remove left 2 of 4 voters and no leader;
+    // docs/decisions/0009-joint-consensus-moves.md),
     // and rebalance.min-gain keeps measurement noise from moving a replica inside z1 and back
     // (assertNoMoveUndone checks that).
     try (LocalCluster cluster = LocalCluster.startZoned(ZoneLoss.ZONES, dir, RaftTuning.forTests(),

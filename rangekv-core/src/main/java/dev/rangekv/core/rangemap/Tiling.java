@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The tiling invariant and the list edits that keep it (DESIGN.md invariant 1: ranges chain from the
+ * The tiling invariant and the list edits that keep it (docs/architecture.md, invariant 1: ranges chain from the
  * empty key to +infinity with no gap and no overlap). Package-private: {@link RangeMap} is the only
  * caller; it works on its own private copies, so nothing here is shared.
  */

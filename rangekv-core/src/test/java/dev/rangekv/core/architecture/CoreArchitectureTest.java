@@ -10,7 +10,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * DESIGN.md's rules for {@code rangekv-core}, executable (issue 17 §3): the JDK only, no threads, no
+ * The module rules of docs/architecture.md ("Modules") for {@code rangekv-core}, executable: the JDK only, no threads, no
  * clocks, no sockets or files, no RocksDB; and packages that depend on each other one way.
  */
 @AnalyzeClasses(packages = "dev.rangekv.core", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -19,14 +19,14 @@ class CoreArchitectureTest {
   @ArchTest
   static final ArchRule dependsOnTheJdkOnly = classes().that().resideInAPackage("dev.rangekv.core..")
       .should().onlyDependOnClassesThat().resideInAnyPackage("dev.rangekv.core..", "java..")
-      .because("core is pure logic that every other module can call (DESIGN.md, modules)");
+      .because("core is pure logic that every other module can call (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule startsNoThreads = noClasses().that().resideInAPackage("dev.rangekv.core..")
       .should().dependOnClassesThat().resideInAPackage("java.util.concurrent..")
       .orShould().dependOnClassesThat().haveFullyQualifiedName(Thread.class.getName())
       .orShould().dependOnClassesThat().haveFullyQualifiedName(java.util.Timer.class.getName())
-      .because("decisions are single-threaded; the shells own the threads (STYLE.md, concurrency)");
+      .because("decisions are single-threaded; the shells own the threads (CONTRIBUTING.md, Code style)");
 
   @ArchTest
   static final ArchRule readsNoClock = noClasses().that().resideInAPackage("dev.rangekv.core..")

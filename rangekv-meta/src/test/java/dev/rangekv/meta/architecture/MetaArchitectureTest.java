@@ -12,7 +12,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.Set;
 
-/** DESIGN.md's rules for {@code rangekv-meta}, executable (issue 17 §3): core, proto and Ratis below it. */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-meta}, executable: core, proto and Ratis below it. */
 @AnalyzeClasses(packages = "dev.rangekv.meta", importOptions = ImportOption.DoNotIncludeTests.class)
 class MetaArchitectureTest {
 
@@ -20,13 +20,13 @@ class MetaArchitectureTest {
   static final ArchRule dependsOnCoreProtoAndRatisOnly = noClasses().that().resideInAPackage("dev.rangekv.meta..")
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.storage..", "dev.rangekv.server..",
           "dev.rangekv.client..", "dev.rangekv.cli..", "dev.rangekv.sim..", "org.rocksdb..")
-      .because("the meta range runs on nodes but knows neither the node nor its engine (DESIGN.md, modules)");
+      .because("the meta range runs on nodes but knows neither the node nor its engine (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
 
   /**
-   * The classes where wire messages are read and built (issue 17 §3, "wire types stay at the edges"):
+   * The classes where wire messages are read and built ("wire types stay at the edges", CONTRIBUTING.md, "Code style"):
    * the gRPC service adapters, the outbound node calls, the Raft command codec, the Raft shell and the
    * snapshot. Everything else in meta passes core values and {@code MetaChange}s.
    */

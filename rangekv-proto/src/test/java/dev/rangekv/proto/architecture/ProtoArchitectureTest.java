@@ -8,7 +8,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** DESIGN.md's rules for {@code rangekv-proto}, executable (issue 17 §3): what clients need, nothing of a node. */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-proto}, executable: what clients need, nothing of a node. */
 @AnalyzeClasses(packages = "dev.rangekv.proto", importOptions = ImportOption.DoNotIncludeTests.class)
 class ProtoArchitectureTest {
 
@@ -17,7 +17,7 @@ class ProtoArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.storage..", "dev.rangekv.meta..",
           "dev.rangekv.server..", "dev.rangekv.client..", "dev.rangekv.cli..", "dev.rangekv.sim..", "org.rocksdb..",
           "org.apache.ratis..")
-      .because("the protocol is on every client's classpath (DESIGN.md, modules)");
+      .because("the protocol is on every client's classpath (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.proto.(**)").should().beFreeOfCycles();

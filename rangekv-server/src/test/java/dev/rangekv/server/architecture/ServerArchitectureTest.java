@@ -10,7 +10,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** DESIGN.md's rules for {@code rangekv-server}, executable (issue 17 §3). */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-server}, executable. */
 @AnalyzeClasses(packages = "dev.rangekv.server", importOptions = ImportOption.DoNotIncludeTests.class)
 class ServerArchitectureTest {
 
@@ -18,18 +18,18 @@ class ServerArchitectureTest {
   static final ArchRule neverDependsOnClientsOrTools = noClasses().that().resideInAPackage("dev.rangekv.server..")
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.client..", "dev.rangekv.cli..",
           "dev.rangekv.sim..")
-      .because("a node serves clients; it is not one (DESIGN.md, modules)");
+      .because("a node serves clients; it is not one (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule leavesRocksDbToStorage = noClasses().that().resideInAPackage("dev.rangekv.server..")
       .should().dependOnClassesThat().resideInAPackage("org.rocksdb..")
-      .because("RocksDB is visible only in rangekv-storage (DESIGN.md, modules)");
+      .because("RocksDB is visible only in rangekv-storage (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule runsNoBlockingMoveChain = noClasses().that().resideInAPackage("dev.rangekv.server..")
       .and().haveNameNotMatching("dev\\.rangekv\\.server\\.move\\.NodeAdminClient.*")
       .should().dependOnClassesThat().haveNameMatching("dev\\.rangekv\\.server\\.move\\.NodeAdminClient.*")
-      .because("the controller runs moves as operators, one async node-admin call per step (issue 17 §1);"
+      .because("the controller runs moves as operators, one async node-admin call per step (docs/decisions/0004-operators-in-the-controller.md);"
           + " NodeAdminClient's blocking chain is a tool for tests and benchmarks");
 
   @ArchTest

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 18's safety run: a 3-node cluster is split into {@value #RANGES} ranges (or
+ * The safety run of dormancy (docs/decisions/0005-dormant-ranges.md): a 3-node cluster is split into {@value #RANGES} ranges (or
  * {@code -Drangekv.manyRanges=N}; 200 take 2-3 minutes on two shared cores, BENCHMARKS.md) by
  * {@value #SPLITTERS} threads at once while two writers write random keys over the whole keyspace, so
  * ranges keep going dormant (2 s idle) and being woken by writes, by further splits and by a node that is

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Range ids come from the meta range (issue 17 §2): splits through the controller (admin split and
+ * Range ids come from the meta range (docs/decisions/0003-range-ids-from-the-meta-range.md): splits through the controller (admin split and
  * pre-split: the operator names the child id from its grant) and straight at a range's leader without
  * an id (the leader asks the meta range) give small, unique, increasing ids, and a split retried at the
  * parent's old generation creates no second child.

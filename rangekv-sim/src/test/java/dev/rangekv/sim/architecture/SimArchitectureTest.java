@@ -9,14 +9,14 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** DESIGN.md's rules for {@code rangekv-sim}, executable (issue 17 §3): pure like core, core the only module below it. */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-sim}, executable: pure like core, core the only module below it. */
 @AnalyzeClasses(packages = "dev.rangekv.sim", importOptions = ImportOption.DoNotIncludeTests.class)
 class SimArchitectureTest {
 
   @ArchTest
   static final ArchRule dependsOnCoreAndTheJdkOnly = classes().that().resideInAPackage("dev.rangekv.sim..")
       .should().onlyDependOnClassesThat().resideInAnyPackage("dev.rangekv.sim..", "dev.rangekv.core..", "java..")
-      .because("the partitioning lab is pure and the store never runs it (DESIGN.md, modules)");
+      .because("the partitioning lab is pure and the store never runs it (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();

@@ -8,7 +8,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** DESIGN.md's rules for {@code rangekv-storage}, executable (issue 17 §3): core and RocksDB below it, nothing above. */
+/** The module rules of docs/architecture.md ("Modules") for {@code rangekv-storage}, executable: core and RocksDB below it, nothing above. */
 @AnalyzeClasses(packages = "dev.rangekv.storage", importOptions = ImportOption.DoNotIncludeTests.class)
 class StorageArchitectureTest {
 
@@ -17,7 +17,7 @@ class StorageArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage("dev.rangekv.proto..", "dev.rangekv.meta..",
           "dev.rangekv.server..", "dev.rangekv.client..", "dev.rangekv.cli..", "dev.rangekv.sim..", "io.grpc..",
           "com.google.protobuf..", "org.apache.ratis..")
-      .because("the engine of one node knows keys and bytes, not the protocol or Raft (DESIGN.md, modules)");
+      .because("the engine of one node knows keys and bytes, not the protocol or Raft (docs/architecture.md, Modules)");
 
   @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
