@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Package docs say what each package holds today: every {@code package-info.java} of every module may name
- * only classes, packages and modules that exist (docs/architecture.md, "Package docs"). It reads the
- * sources of all modules from the repository root, so it lives in the module every other one builds after.
+ * only classes, packages and modules that exist, every main package has one, and one that lists its
+ * sub-packages names them all (docs/architecture.md, "Package docs"). It reads the sources of all modules
+ * from the repository root, so it lives in the module every other one builds after.
  */
 class PackageDocsTest {
 
@@ -53,6 +54,28 @@ class PackageDocsTest {
       }
     }
     assertThat(undocumented).isEmpty();
+  }
+
+  @Test
+  void aPackageDocListingItsSubPackages_namesEveryOne() {
+    List<String> unnamed = new ArrayList<>();
+    for (Path info : index.packageInfos()) {
+      String doc = PackageDoc.javadoc(SourceIndex.text(info));
+      if (!doc.toLowerCase(java.util.Locale.ROOT).contains("sub-packages")) {
+        continue;
+      }
+      try (var children = Files.list(info.getParent())) {
+        for (Path child : children.filter(d -> Files.exists(d.resolve("package-info.java"))).sorted().toList()) {
+          String name = child.getFileName().toString();
+          if (!doc.contains("{@code " + name + "}")) {
+            unnamed.add(root.relativize(info) + ": " + name);
+          }
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    assertThat(unnamed).as("sub-packages missing from a package doc that lists its sub-packages").isEmpty();
   }
 
   @Test
