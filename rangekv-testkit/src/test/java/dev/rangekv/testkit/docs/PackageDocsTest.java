@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * Package docs say what each package holds today: every {@code package-info.java} of every module may name
  * only classes, packages and modules that exist, every main package has one, and one that lists its
  * sub-packages names them all (docs/architecture.md, "Package docs"). It reads the sources of all modules
- * from the repository root, so it lives in the module every other one builds after.
+ * from the repository root as files, so it lives in {@code rangekv-testkit}, which depends on no other module.
  */
 class PackageDocsTest {
 
