@@ -96,7 +96,7 @@ public final class MetaNode implements AutoCloseable {
   }
 
   /** The meta state machine for Ratis' registry, when it opens or creates the meta group here. */
-  public synchronized StateMachine newStateMachine() {
+  public synchronized StateMachine newStateMachine(org.apache.ratis.conf.Parameters raftParameters) {
     MetaStateMachine sm = new MetaStateMachine(dev.rangekv.meta.state.MetaLimits.defaults(), raftParameters);
     pending = sm;
     return sm;
@@ -110,13 +110,6 @@ public final class MetaNode implements AutoCloseable {
    * with the configuration it is joining, which the answers show only once the change commits.
    */
   private volatile boolean joining;
-  /** Ratis parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
-  private org.apache.ratis.conf.Parameters raftParameters = new org.apache.ratis.conf.Parameters();
-
-  /** Sets the Ratis parameters (TLS) the meta state machine's clients use; call before the Raft server starts. */
-  public synchronized void useRaftParameters(org.apache.ratis.conf.Parameters p) {
-    this.raftParameters = p;
-  }
 
   /**
    * Seeds this node with meta voter addresses it learned in an earlier run, and has {@code onChange} called
@@ -149,8 +142,9 @@ public final class MetaNode implements AutoCloseable {
    *
    * @param onLeftMeta called after this node's meta replica was removed (it is no longer a voter)
    */
-  public void start(RaftServer raftServer, Supplier<HeartbeatRequest> heartbeat, Runnable onLeftMeta) {
-    this.server = raftServer;
+  public void start(dev.rangekv.server.ratis.RatisEngine engine, Supplier<HeartbeatRequest> heartbeat,
+      Runnable onLeftMeta) {
+    this.server = engine.server();
     this.onLeftMeta = onLeftMeta;
     host();
     heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis(), this::onHeartbeatAnswer);

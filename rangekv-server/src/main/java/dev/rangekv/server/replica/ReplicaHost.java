@@ -11,10 +11,10 @@ import java.util.concurrent.CompletableFuture;
 /** What a range state machine needs from the node hosting it. Implementations are thread-safe. */
 public interface ReplicaHost {
   /** A state machine finished {@code initialize}. */
-  void register(RangeStateMachine replica);
+  void register(RangeReplica replica);
 
   /** A state machine closed. */
-  void unregister(RangeStateMachine replica);
+  void unregister(RangeReplica replica);
 
   /**
    * Called on the parent's apply thread after a split's batch is durable: create the child's group
