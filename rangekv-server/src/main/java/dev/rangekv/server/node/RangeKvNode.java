@@ -5,7 +5,6 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIds;
-import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.NodeProtos;
@@ -32,14 +31,14 @@ import dev.rangekv.server.observe.MetaLeaderSampler;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
 import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.MetaConsensus;
 import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.ReplicaDirectory;
-import dev.rangekv.server.ratis.MetaPeersFile;
-import org.apache.ratis.protocol.RaftPeer;
 import dev.rangekv.server.ratis.RaftMetrics;
 import dev.rangekv.server.ratis.RatisEngine;
 import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
@@ -74,8 +73,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One RangeKV node: a store, a Ratis server hosting one group per range replica, and a gRPC server
- * for clients and admin on its own port. Starting it reopens every replica it held (Ratis finds the
+ * One RangeKV node: a store, a consensus engine running one group per range replica (the Ratis adapter,
+ * {@link RatisEngine}: the one place this node names it), and a gRPC server for clients and admin on its
+ * own port. Starting it reopens every replica it held (the engine finds the
  * group directories; each state machine reads its range record from the store, which is therefore
  * opened first), then reconciles records with running groups.
  */
@@ -155,12 +155,11 @@ public final class RangeKvNode implements AutoCloseable {
             }
 
             @Override
-            public org.apache.ratis.statemachine.StateMachine newMetaStateMachine(
-                org.apache.ratis.conf.Parameters parameters) {
+            public void metaOpened(MetaConsensus.Opened replica) {
               if (meta == null) {
                 throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
               }
-              return meta.newStateMachine(parameters);
+              meta.opened(replica);
             }
           }, executors.moves());
       undo.onFailure(engine::close);
@@ -245,7 +244,7 @@ public final class RangeKvNode implements AutoCloseable {
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
         undo.onFailure(meta::close);
-        meta.start(engine, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
+        meta.start(engine.meta(), this::heartbeat, () -> { }); // the engine forgot the meta voters already
       }
       groupExecutor.scheduleWithFixedDelay(health::publish, 0, 1, TimeUnit.SECONDS);
       if (http != null) {
@@ -331,9 +330,7 @@ public final class RangeKvNode implements AutoCloseable {
    * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
    */
   public void hostMeta(List<RangeKvNode> peers) throws IOException {
-    List<RaftPeer> raftPeers = peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList();
-    MetaPeersFile.write(config.dataDir(), raftPeers);
-    requireMeta().createGroup(raftPeers);
+    requireMeta().createGroup(peers.stream().map(p -> new Member(p.nodeId(), p.config().raftAddress())).toList());
   }
 
   /**
@@ -342,9 +339,7 @@ public final class RangeKvNode implements AutoCloseable {
    */
   private void prepareMetaReplica(List<RaftReplica> voters) throws IOException {
     MetaNode m = requireMeta();
-    List<RaftPeer> peers = voters.stream().map(v -> MetaGroups.peer(v.getNodeId(), v.getRaftAddress())).toList();
-    MetaPeersFile.write(config.dataDir(), peers);
-    m.prepareReplica(peers);
+    m.prepareReplica(Member.of(voters));
   }
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
@@ -401,7 +396,7 @@ public final class RangeKvNode implements AutoCloseable {
     return consensus;
   }
 
-  /** The Ratis engine underneath (the meta range's group, tests that look inside a division). */
+  /** The consensus engine underneath (tests look inside its groups). */
   public RatisEngine engine() {
     return engine;
   }
@@ -442,7 +437,7 @@ public final class RangeKvNode implements AutoCloseable {
     return Optional.ofNullable(http);
   }
 
-  /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
+  /** Stops serving and closes the consensus engine and the store; a node's data survives for a restart. */
   @Override
   public synchronized void close() {
     if (closed) {

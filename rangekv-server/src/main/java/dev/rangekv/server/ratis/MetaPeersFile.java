@@ -1,6 +1,6 @@
 package dev.rangekv.server.ratis;
 
-import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.meta.ratis.MetaGroups;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -81,7 +81,7 @@ public final class RangeStateMachine extends BaseStateMachine {
   @Override
   protected void setLastAppliedTermIndex(TermIndex ti) {
     super.setLastAppliedTermIndex(ti);
-    if (ti != null) {
+    if (ti != null && replica != null) { // null while BaseStateMachine's constructor runs
       replica.appliedTo(ti.getIndex());
     }
   }
@@ -103,7 +103,7 @@ public final class RangeStateMachine extends BaseStateMachine {
   /** The replica keeps Ratis' applied index too: entries Ratis applied itself (configurations) count. */
   private void mirrorApplied() {
     TermIndex now = getLastAppliedTermIndex();
-    if (now != null) {
+    if (now != null && replica != null) { // null while BaseStateMachine's constructor runs
       replica.appliedTo(now.getIndex());
     }
   }

@@ -1,14 +1,18 @@
 package dev.rangekv.server.ratis;
 
-import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.meta.ratis.MetaGroups;
+import dev.rangekv.meta.ratis.MetaStateMachine;
+import dev.rangekv.meta.state.MetaLimits;
 import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.consensus.EngineTuning;
+import dev.rangekv.server.consensus.MetaConsensus;
 import dev.rangekv.server.replica.RangeReplica;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -20,8 +24,9 @@ import org.apache.ratis.statemachine.StateMachine;
  * A node's Ratis server, started and stopped as one engine: its properties ({@link RatisProperties}),
  * TLS ({@link RatisTls}), Netty loops ({@link RaftEventLoops}), the storage layout of parked groups
  * ({@link ParkedGroups}), the port check Ratis needs ({@link RaftPortCheck}) and the state machine
- * registry (a {@link RangeStateMachine} around each range's {@link RangeReplica}; the meta range's
- * state machine from the node). Its range groups are reached through {@link #ranges()}.
+ * registry (a {@link RangeStateMachine} around each range's {@link RangeReplica}; a {@link
+ * MetaStateMachine} for the meta range's group). Its range groups are reached through {@link #ranges()},
+ * the meta range's through {@link #meta()}.
  */
 public final class RatisEngine implements AutoCloseable {
   /**
@@ -45,23 +50,20 @@ public final class RatisEngine implements AutoCloseable {
     /** A new replica for a range group the engine opens. */
     RangeReplica newReplica(long rangeId);
 
-    /**
-     * The meta range's state machine, when the engine opens the meta group, with the engine's parameters
-     * (its TLS) for the state machine's own Raft clients; fails on a node without a meta range.
-     */
-    StateMachine newMetaStateMachine(Parameters parameters);
+    /** The engine opened a meta replica here (at start or on create); fails on a node without a meta range. */
+    void metaOpened(MetaConsensus.Opened replica);
   }
 
   private final RaftServer server;
   private final RaftEventLoops loops;
-  private final Parameters parameters;
   private final RatisRangeConsensus ranges;
+  private final MetaConsensus meta;
 
-  private RatisEngine(RaftServer server, RaftEventLoops loops, Parameters parameters, RatisRangeConsensus ranges) {
+  private RatisEngine(RaftServer server, RaftEventLoops loops, RatisRangeConsensus ranges, MetaConsensus meta) {
     this.server = server;
     this.loops = loops;
-    this.parameters = parameters;
     this.ranges = ranges;
+    this.meta = meta;
   }
 
   /**
@@ -73,9 +75,13 @@ public final class RatisEngine implements AutoCloseable {
     Parameters parameters = config.tls().map(RatisTls::parameters).orElseGet(Parameters::new);
     RaftEventLoops loops = RaftEventLoops.install(config.nodeId(), config.tuning().transportThreads(), parameters);
     try {
+      AtomicReference<RaftServer> built = new AtomicReference<>();
       StateMachine.Registry registry = groupId -> {
         if (MetaGroups.isMeta(groupId)) {
-          return host.newMetaStateMachine(parameters);
+          // the meta state machine's own Raft clients (the fetch of the leader's snapshot) use this node's TLS
+          MetaStateMachine sm = new MetaStateMachine(MetaLimits.defaults(), parameters);
+          host.metaOpened(RatisMetaConsensus.opened(built::get, sm));
+          return sm;
         }
         return new RangeStateMachine(host.newReplica(rangeIdOf(groupId)));
       };
@@ -96,14 +102,16 @@ public final class RatisEngine implements AutoCloseable {
       // closing, or by another process) is waited for a moment, then refused as an error
       RaftPortCheck.awaitFree(config.host(), config.raftPort(), config.portWait());
       RaftServer server = builder.build();
+      built.set(server);
       try {
         server.start();
       } catch (IOException | RuntimeException e) {
         server.close();
         throw e;
       }
-      return new RatisEngine(server, loops, parameters,
-          new RatisRangeConsensus(server, new ParkedGroups(server, config.raftDir()), config.requestTimeout(), executor));
+      return new RatisEngine(server, loops,
+          new RatisRangeConsensus(server, new ParkedGroups(server, config.raftDir()), config.requestTimeout(), executor),
+          new RatisMetaConsensus(server, config.dataDir()));
     } catch (IOException | RuntimeException e) {
       loops.close();
       throw e;
@@ -120,14 +128,14 @@ public final class RatisEngine implements AutoCloseable {
     return ranges;
   }
 
-  /** The Ratis server (the meta range's group shares it). */
-  public RaftServer server() {
-    return server;
+  /** The meta range's group of this node. */
+  public MetaConsensus meta() {
+    return meta;
   }
 
-  /** Ratis' parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
-  public Parameters parameters() {
-    return parameters;
+  /** The Ratis server underneath (for tests that look inside a division). */
+  public RaftServer server() {
+    return server;
   }
 
   /** Stops the Ratis server, then the loops it ran on. */
