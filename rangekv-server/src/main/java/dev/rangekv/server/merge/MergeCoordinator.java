@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * left frozen (e.g. a member down during the drop) refuses every request with RANGE_MOVED naming the
  * merged range, so no key is ever served by two ranges.
  *
- * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, Ratis' futures, polls
+ * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, the engine's futures, polls
  * re-scheduled after a short pause; {@link AsyncSteps}), with short local stages on the moves executor.
  */
 public final class MergeCoordinator {

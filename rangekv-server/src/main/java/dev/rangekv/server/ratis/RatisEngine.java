@@ -29,6 +29,9 @@ import org.apache.ratis.statemachine.StateMachine;
  * the meta range's through {@link #meta()}.
  */
 public final class RatisEngine implements AutoCloseable {
+  /** The logger names Ratis logs under (it prints every setting at info on start: tools quiet it). */
+  public static final String LOGGER_NAMESPACE = "org.apache.ratis";
+
   /**
    * How to start the engine.
    *

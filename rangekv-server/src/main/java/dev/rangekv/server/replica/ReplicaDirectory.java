@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
 /**
- * The node's directory of live range replicas (one state machine per Ratis group) and of node
+ * The node's directory of live range replicas (one per range group this node runs) and of node
  * addresses, learnt from the replica records in the store. Also the {@link ReplicaHost} the state
  * machines call back. Thread-safe.
  */

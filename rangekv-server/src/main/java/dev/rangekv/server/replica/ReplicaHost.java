@@ -30,7 +30,7 @@ public interface ReplicaHost {
 
   /**
    * Fetches {@code rangeId}'s span snapshot from the node {@code leaderNodeId} (asynchronously, never
-   * on the caller's thread); fails when it cannot, so Ratis asks again later.
+   * on the caller's thread); fails when it cannot, so the engine asks again later.
    */
   default CompletableFuture<StagedSpan> fetchSpan(long rangeId, String leaderNodeId) {
     return CompletableFuture.failedFuture(new UnsupportedOperationException("span snapshots are not wired"));

@@ -37,7 +37,7 @@ public final class HeartbeatBuilder {
    *
    * @param nodeId the node's id
    * @param address client gRPC host:port
-   * @param raftAddress Ratis host:port
+   * @param raftAddress the host:port its Raft peers reach it at
    * @param zone failure domain; empty when zones are not configured
    * @param dataDir where the node's data lives: capacity is its file store's usable space
    * @param httpAddress HTTP host:port of metrics and console; empty when the node has none
