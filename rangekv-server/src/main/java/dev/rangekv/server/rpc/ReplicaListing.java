@@ -8,7 +8,6 @@ import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
-import java.io.IOException;
 import java.util.Optional;
 
 /**

@@ -61,6 +61,11 @@ public final class FakeCluster {
     return now;
   }
 
+  /** Moves the injected clock on by {@code millis} (nothing is delivered meanwhile: call {@link #run}). */
+  public void advance(long millis) {
+    now += millis;
+  }
+
   /** Adds a node whose range groups get their replicas from {@code replicas} (its directory). */
   public FakeEngine node(String nodeId, LongFunction<RangeReplica> replicas) {
     FakeEngine engine = new FakeEngine(this, nodeId, replicas);
@@ -72,6 +77,11 @@ public final class FakeCluster {
   public String leaderOf(long rangeId) {
     Group g = groups.get(rangeId);
     return g == null ? "" : g.leader;
+  }
+
+  /** The index of the last entry of {@code rangeId}'s log on its leader (0: empty). */
+  public long lastIndex(long rangeId) {
+    return group(rangeId).log.size();
   }
 
   /** The entries of {@code rangeId}'s log that committed, in order (no-ops left out). */
