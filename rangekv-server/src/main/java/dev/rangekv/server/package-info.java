@@ -1,11 +1,13 @@
 /**
- * A RangeKV node: one Ratis server hosting one Raft group per range replica over one shared store.
- * Sub-packages, one feature each: {@code node} (the process: config, start-up, creating and reconciling
- * Raft groups in {@code node.GroupReconciler}, the in-JVM {@code LocalCluster}), {@code replica} (the
- * range state machine and its checks), {@code raft} (submitting to a range's group, proposal buffers, peer
- * channels), {@code rpc} (the gRPC services), {@code split}, {@code move}, {@code merge} and
- * {@code dormancy} (one operation each), {@code meta} (the node's part in the meta range), {@code stats}
- * (per-range load, heartbeats), {@code observe} (metrics, health, the HTTP port), {@code console} (the web
- * console) and {@code security} (mutual TLS, roles). docs/architecture.md follows requests through them.
+ * A RangeKV node: one Raft group per range replica over one shared store, run by a consensus engine
+ * behind the node's own seam. Sub-packages, one feature each: {@code node} (the process: config,
+ * start-up, creating and reconciling Raft groups in {@code node.GroupReconciler}, the in-JVM
+ * {@code LocalCluster}), {@code consensus} (the seam: what the node needs from Raft, in its own terms),
+ * {@code ratis} (the Apache Ratis engine behind the seam), {@code replica} (the range replica's apply
+ * logic and its checks), {@code raft} (submitting to a range's group, proposal buffers, peer channels),
+ * {@code rpc} (the gRPC services), {@code split}, {@code move}, {@code merge} and {@code dormancy} (one
+ * operation each), {@code meta} (the node's part in the meta range), {@code stats} (per-range load,
+ * heartbeats), {@code observe} (metrics, health, the HTTP port), {@code console} (the web console) and
+ * {@code security} (mutual TLS, roles). docs/architecture.md follows requests through them.
  */
 package dev.rangekv.server;

@@ -8,7 +8,7 @@ import dev.rangekv.proto.PutRequest;
 import dev.rangekv.proto.PutResponse;
 import dev.rangekv.proto.calls.CallStream;
 import dev.rangekv.server.observe.GrpcMetrics;
-import dev.rangekv.server.observe.RaftMetrics;
+import dev.rangekv.server.ratis.RaftMetrics;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;

@@ -73,7 +73,7 @@ public class ScrapeCostBenchmark {
       public int leaders() {
         return ranges;
       }
-    });
+    }, registry -> new dev.rangekv.server.ratis.RaftMetrics("n1", registry));
     GrpcMetrics grpc = new GrpcMetrics(metrics.registry());
     for (String method : METHODS) {
       for (String outcome : OUTCOMES) {

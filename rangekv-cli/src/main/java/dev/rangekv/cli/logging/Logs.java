@@ -12,6 +12,7 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
+import dev.rangekv.server.ratis.RatisEngine;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -49,7 +50,7 @@ public final class Logs {
   public static void console(Level level, Level ratisLevel) {
     LoggerContext ctx = reset();
     root(ctx, level).addAppender(stderr(ctx, LogFormat.TEXT));
-    ctx.getLogger("org.apache.ratis").setLevel(ratisLevel);
+    ctx.getLogger(RatisEngine.LOGGER_NAMESPACE).setLevel(ratisLevel);
   }
 
   /**
@@ -61,7 +62,7 @@ public final class Logs {
     Logger root = root(ctx, level);
     root.addAppender(stderr(ctx, format));
     root.addAppender(file(ctx, dir, format));
-    ctx.getLogger("org.apache.ratis").setLevel(level.isGreaterOrEqual(Level.INFO) ? Level.WARN : level);
+    ctx.getLogger(RatisEngine.LOGGER_NAMESPACE).setLevel(level.isGreaterOrEqual(Level.INFO) ? Level.WARN : level);
   }
 
   private static LoggerContext reset() {

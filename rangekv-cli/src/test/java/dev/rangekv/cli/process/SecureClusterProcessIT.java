@@ -192,7 +192,7 @@ class SecureClusterProcessIT {
 
   private RaftClient raftClient(Optional<TlsFiles> who) {
     RaftPeer peer = RaftPeer.newBuilder().setId(RaftPeerId.valueOf("n1")).setAddress(raftAddresses.get(0)).build();
-    Parameters parameters = who.map(f -> NodeTls.load(f).raftParameters())
+    Parameters parameters = who.map(f -> dev.rangekv.server.ratis.RatisTls.parameters(NodeTls.load(f).files()))
         .orElseGet(Parameters::new);
     return RaftClient.newBuilder().setProperties(new RaftProperties()).setParameters(parameters)
         .setRaftGroup(RaftGroup.valueOf(RaftGroupId.randomId(), peer)).setLeaderId(peer.getId())

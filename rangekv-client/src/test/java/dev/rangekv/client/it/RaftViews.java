@@ -1,7 +1,7 @@
 package dev.rangekv.client.it;
 
 import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.ratis.RangeGroups;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +30,7 @@ final class RaftViews {
       }
       sb.append("\n  n").append(i + 1).append(": ");
       try {
-        RaftServer.Division d = cluster.node(i).raftServer().getDivision(RangeGroups.groupId(rangeId));
+        RaftServer.Division d = cluster.node(i).engine().server().getDivision(RangeGroups.groupId(rangeId));
         var info = d.getInfo();
         RaftConfiguration conf = d.getRaftConf();
         sb.append(info.getCurrentRole()).append(" leader=").append(info.getLeaderId())
@@ -63,7 +63,7 @@ final class RaftViews {
       if (!cluster.isRunning(i)) {
         continue;
       }
-      RaftServer server = cluster.node(i).raftServer();
+      RaftServer server = cluster.node(i).engine().server();
       for (var replica : cluster.node(i).directory().replicas()) {
         var descriptor = replica.descriptor().orElse(null);
         if (descriptor == null) {

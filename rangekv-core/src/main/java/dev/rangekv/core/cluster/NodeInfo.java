@@ -34,7 +34,7 @@ public record NodeInfo(String nodeId, Addresses addresses, String zone, Map<Stri
    * Where a node listens; each {@code host:port}, empty when unknown or absent.
    *
    * @param client the client gRPC address (also the node-to-node and admin address)
-   * @param raft the Ratis address
+   * @param raft the address its Raft peers reach it at
    * @param http the HTTP address (metrics, health, console); empty when it has none
    */
   public record Addresses(String client, String raft, String http) {

@@ -79,8 +79,8 @@ public final class OperatorPlanner {
    * joint consensus, the voter count never grows, so losing a zone mid-move cannot cost the majority),
    * after moving the leadership off a live source (to another live old replica: it is caught up; the
    * step finishes at once when the source does not lead). A dead source takes part in no transfer.
-   * Where Ratis cannot replace in one change (2 replicas: one new voter of two is a majority change; 1:
-   * the only voter would remove itself), or for a pure addition, the move adds on the target and then,
+   * Where a replace cannot be one joint change (2 replicas: one new voter of two is a majority change;
+   * 1: the only voter would remove itself), or for a pure addition, the move adds on the target and then,
    * from a live source, moves leadership off it and removes it.
    */
   public static List<OpStep> moveSteps(Move m, RangeDescriptor range, Set<String> liveNodes) {

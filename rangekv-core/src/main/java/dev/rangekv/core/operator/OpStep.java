@@ -57,7 +57,7 @@ public sealed interface OpStep {
   /**
    * Swap the replica on {@code fromNode} for a new one on {@code toNode} in one Raft configuration
    * change (joint consensus), so the range keeps its voter count throughout: the new replica is prepared
-   * from a span snapshot and caught up while Ratis stages it (it counts towards no majority until then),
+   * from a span snapshot and caught up before it votes (it counts towards no majority until then),
    * and only then do old and new voter sets switch, each needing its own majority meanwhile. An
    * add-then-remove passes through one more voter, and losing a zone that holds two of four voters
    * leaves no majority and no leader to repair it (CockroachDB replaces replicas through joint

@@ -10,7 +10,7 @@ package dev.rangekv.core.operator;
  * @param attempts attempts per step, at least 1
  */
 public record StepTimeouts(long fastMillis, long slowMillis, int attempts) {
-  /** 20 s per fast attempt (Ratis gives a leadership transfer 10 s), 10 min per copy, 3 attempts. */
+  /** 20 s per fast attempt (a node gives a leadership transfer 10 s), 10 min per copy, 3 attempts. */
   public static final StepTimeouts DEFAULTS = new StepTimeouts(20_000, 600_000, 3);
 
   public StepTimeouts {

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * Where the meta range's voters should be: on {@code target} (normally 3) live nodes, spread over
- * zones. One node is added per configuration change (Ratis refuses a change that adds a majority of the
- * current voters), and growth only starts when it can end at an odd count (two voters tolerate no more
+ * zones. One node is added per configuration change (a change that adds a majority of the current
+ * voters at once is not safe: old and new majorities need not overlap), and growth only starts when it can end at an odd count (two voters tolerate no more
  * failures than one, and fail twice as often): a lone bootstrap voter waits for two live candidates,
  * then passes through two voters for one controller tick. At the target, one voter on a dead node is
  * replaced by a live node per change;

@@ -37,7 +37,7 @@ import java.util.TreeMap;
  * ascending from 1, bounded by {@link MetaLimits#maxEvents}. Placement rules: a versioned {@link
  * PlacementRules} set; a malformed rule is refused at apply like any malformed command. Range ids:
  * {@code allocate_range_ids} grants a block from the {@link RangeIds} allocator, above every id in the
- * map (the entry's reply names it, see {@link MetaStateMachine}).
+ * map (the entry's reply names it, see {@code meta.ratis.MetaStateMachine}).
  */
 public final class MetaState implements MetaView {
   private final MetaLimits limits;

@@ -23,6 +23,12 @@ class MetaArchitectureTest {
       .because("the meta range runs on nodes but knows neither the node nor its engine (docs/architecture.md, Modules)");
 
   @ArchTest
+  static final ArchRule ratisStaysInItsAdapter = noClasses().that().resideOutsideOfPackage("dev.rangekv.meta.ratis..")
+      .should().dependOnClassesThat().resideInAPackage("org.apache.ratis..")
+      .because("the meta range's state and controller know no consensus library: Ratis is one adapter"
+          + " (dev.rangekv.meta.ratis) that a multi-raft engine replaces without touching them");
+
+  @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
 
   /**
@@ -39,9 +45,9 @@ class MetaArchitectureTest {
       "dev.rangekv.meta.controller.MetaReplicaCalls",
       "dev.rangekv.meta.state.MetaCommands",
       "dev.rangekv.meta.state.MetaState",
-      "dev.rangekv.meta.state.MetaStateMachine",
-      "dev.rangekv.meta.state.RaftMetaGroup",
-      "dev.rangekv.meta.state.LeaderSnapshotFetch",
+      "dev.rangekv.meta.ratis.MetaStateMachine",
+      "dev.rangekv.meta.ratis.RaftMetaGroup",
+      "dev.rangekv.meta.ratis.LeaderSnapshotFetch",
       "dev.rangekv.meta.state.RangeWire");
 
   /** A class is an edge when its top-level class is (nested records and lambdas of an edge are too). */

@@ -1,5 +1,6 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.meta.ratis.MetaGroups;
 import static dev.rangekv.meta.state.MetaStateTest.bootstrap;
 import static dev.rangekv.meta.state.MetaStateTest.events;
 import static dev.rangekv.meta.state.MetaStateTest.range;

@@ -1,5 +1,8 @@
 package dev.rangekv.meta.state;
 
+import dev.rangekv.meta.ratis.MetaStateMachine;
+import dev.rangekv.meta.ratis.RaftMetaGroup;
+import dev.rangekv.meta.ratis.MetaGroups;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;

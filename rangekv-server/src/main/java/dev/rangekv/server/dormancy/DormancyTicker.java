@@ -8,12 +8,13 @@ import dev.rangekv.proto.replica.DormancyCommand;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.WakeRangeRequest;
+import dev.rangekv.server.consensus.GroupStatus;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
-import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import java.io.IOException;
@@ -26,11 +27,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
-import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
-import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
-import org.apache.ratis.server.RaftConfiguration;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +50,7 @@ public final class DormancyTicker {
 
   private final NodeStore store;
   private final ReplicaDirectory directory;
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final DormantGroups groups;
   private final RangeWaker waker;
   private final RaftGateway gateway;
@@ -82,7 +78,7 @@ public final class DormancyTicker {
     this.closeThreads = closeThreads;
     this.store = node.store();
     this.directory = node.directory();
-    this.server = node.server();
+    this.consensus = node.consensus();
     this.groups = node.groups();
     this.waker = waker;
     this.gateway = node.gateway();
@@ -102,7 +98,7 @@ public final class DormancyTicker {
 
   void tick() {
     long now = clockMillis.getAsLong();
-    for (RangeStateMachine replica : directory.replicas()) {
+    for (RangeReplica replica : directory.replicas()) {
       try {
         tick(replica, now);
       } catch (IOException | RuntimeException e) {
@@ -111,10 +107,11 @@ public final class DormancyTicker {
     }
   }
 
-  private void tick(RangeStateMachine replica, long now) throws IOException {
+  private void tick(RangeReplica replica, long now) throws IOException {
     long rangeId = replica.rangeId();
-    RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-    if (!division.getInfo().isLeader()) {
+    GroupStatus division = consensus.status(rangeId)
+        .orElseThrow(() -> new IOException("no group of range " + rangeId + " here"));
+    if (!division.leadership().leader()) {
       ledSince.remove(rangeId);
       wakeIfLeaderless(rangeId, division, now);
       return;
@@ -127,12 +124,12 @@ public final class DormancyTicker {
       // stayed open alone (ManyDormantRangesIT)
       wakeSilentFollowers(rangeId, division, now);
     }
-    if (!division.getInfo().isLeaderReady() || replica.descriptor().isEmpty()) {
+    if (!division.leadership().ready() || replica.descriptor().isEmpty()) {
       return;
     }
     if (DormancyRecord.dormantAt(store, rangeId).isPresent()) {
-      if (!waker.isWaking(rangeId) && replica.getLastAppliedTermIndex() != null
-          && replica.getLastAppliedTermIndex().getIndex() > DormancyRecord.dormantAt(store, rangeId).getAsLong()) {
+      if (!waker.isWaking(rangeId) && replica.appliedIndex().isPresent()
+          && replica.appliedIndex().getAsLong() > DormancyRecord.dormantAt(store, rangeId).getAsLong()) {
         waker.recordWake(rangeId); // open and past its dormancy entry: it woke
       }
       return;
@@ -150,38 +147,37 @@ public final class DormancyTicker {
   }
 
   /** The replica applied its dormancy entry and nothing after it: its group closes soon on every node. */
-  private boolean closing(RangeStateMachine replica) {
+  private boolean closing(RangeReplica replica) {
     OptionalLong mark = DormancyRecord.dormantAt(store, replica.rangeId());
-    return mark.isPresent() && replica.getLastAppliedTermIndex() != null
-        && replica.getLastAppliedTermIndex().getIndex() <= mark.getAsLong();
+    return mark.isPresent() && replica.appliedIndex().isPresent()
+        && replica.appliedIndex().getAsLong() <= mark.getAsLong();
   }
 
-  private int caughtUp(RaftServer.Division division, int followers) {
-    long commit = division.getRaftLog().getLastCommittedIndex();
+  private int caughtUp(GroupStatus division, int followers) {
+    long commit = division.commitIndex();
     int matching = 0;
-    for (long m : division.getInfo().getFollowerMatchIndices()) {
+    for (long m : division.followerMatchIndices()) {
       if (m >= commit) {
         matching++;
       }
     }
     int answering = 0;
-    for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+    for (long silence : division.followerSilenceMillis().values()) {
       // answered one of the last two heartbeats: a follower stopped since would miss the dormancy entry
       // (then it wakes the range itself once it is back, see wakeIfLeaderless)
-      if (f.getLastRpcElapsedTimeMs() < heartbeat.toMillis()) {
+      if (silence < heartbeat.toMillis()) {
         answering++;
       }
     }
     return Math.max(0, Math.min(followers, Math.min(matching, answering)));
   }
 
-  private boolean inFlight(long rangeId, RaftServer.Division division) {
-    RaftConfiguration conf = division.getRaftConf();
+  private boolean inFlight(long rangeId, GroupStatus division) {
     return !proposals.idle(rangeId) || gateway.transferring(rangeId) || waker.isWaking(rangeId)
-        || !conf.getPreviousPeers(RaftPeerRole.FOLLOWER).isEmpty()
-        || !conf.getAllPeers(RaftPeerRole.LISTENER).isEmpty()
-        || division.getInfo().getLastAppliedIndex() < division.getRaftLog().getLastCommittedIndex()
-        || division.getRaftLog().getLastEntryTermIndex().getIndex() > division.getRaftLog().getLastCommittedIndex();
+        || division.changing()
+        || division.hasNonVoters()
+        || division.appliedIndex() < division.commitIndex()
+        || division.lastEntry().index() > division.commitIndex();
   }
 
   private void sleep(long rangeId, RangeDescriptor d) {
@@ -204,8 +200,8 @@ public final class DormancyTicker {
    * up). Seen after a restart: the others went dormant with an entry this replica never received, and it
    * campaigned alone for good (ManyDormantRangesIT: stores never converged).
    */
-  private void wakeIfLeaderless(long rangeId, RaftServer.Division division, long now) {
-    if (division.getInfo().getLeaderId() != null) {
+  private void wakeIfLeaderless(long rangeId, GroupStatus division, long now) {
+    if (!division.leadership().leaderId().isEmpty()) {
       leaderlessSince.remove(rangeId);
       return;
     }
@@ -218,12 +214,12 @@ public final class DormancyTicker {
     waker.wake(rangeId, true);
   }
 
-  private void wakeSilentFollowers(long rangeId, RaftServer.Division division, long now) {
-    for (ServerRpcProto f : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
-      if (f.getLastRpcElapsedTimeMs() < silentFollower.toMillis()) {
+  private void wakeSilentFollowers(long rangeId, GroupStatus division, long now) {
+    for (Map.Entry<String, Long> f : division.followerSilenceMillis().entrySet()) {
+      if (f.getValue() < silentFollower.toMillis()) {
         continue;
       }
-      String follower = f.getId().getId().toStringUtf8();
+      String follower = f.getKey();
       String key = rangeId + "/" + follower;
       Long last = followerWakes.get(key);
       if (last != null && now - last < FOLLOWER_WAKE_EVERY_MILLIS) {
@@ -279,12 +275,13 @@ public final class DormancyTicker {
     if (!groups.isOpen(rangeId)) {
       return false;
     }
-    RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-    if (!division.getInfo().isLeader()) {
+    GroupStatus division = consensus.status(rangeId)
+        .orElseThrow(() -> new IOException("no group of range " + rangeId + " here"));
+    if (!division.leadership().leader()) {
       return false;
     }
-    for (CommitInfoProto c : division.getCommitInfos()) {
-      if (c.getCommitIndex() < index) {
+    for (long commit : division.commitIndexByNode().values()) {
+      if (commit < index) {
         return true;
       }
     }
@@ -293,16 +290,12 @@ public final class DormancyTicker {
 
   private boolean stillDormant(long rangeId, long index) {
     OptionalLong mark = DormancyRecord.dormantAt(store, rangeId);
-    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    RangeReplica replica = directory.replica(rangeId).orElse(null);
     if (mark.isEmpty() || mark.getAsLong() != index || replica == null || waker.isWaking(rangeId)
-        || replica.getLastAppliedTermIndex() == null || replica.getLastAppliedTermIndex().getIndex() != index) {
+        || replica.appliedIndex().isEmpty() || replica.appliedIndex().getAsLong() != index) {
       return false; // woke, or something came after the entry: the leader records the wake instead
     }
-    try {
-      RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-      return division.getRaftLog().getLastEntryTermIndex().getIndex() == index && proposals.idle(rangeId);
-    } catch (IOException e) {
-      return false;
-    }
+    return consensus.status(rangeId).map(d -> d.lastEntry().index() == index).orElse(false)
+        && proposals.idle(rangeId);
   }
 }

@@ -8,11 +8,12 @@ import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.proto.replica.WakeRangeRequest;
 import dev.rangekv.proto.replica.WakeRangeResponse;
+import dev.rangekv.server.consensus.Leadership;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
-import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import io.grpc.stub.StreamObserver;
@@ -27,7 +28,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * ({@code WakeRange}), and completes once the group knows a leader; the request then runs as usual (a
  * follower answers NOT_LEADER with the hint, as for any range). The node that wakes a range stands for
  * election as soon as a majority of its replicas runs the group, so no randomized election race decides
- * the leader (see {@link Candidacy}). Concurrent wakes of one range share one
+ * the leader (see {@link RangeConsensus#campaign}). Concurrent wakes of one range share one
  * future. Whichever replica leads then records the wake with a dormancy command. Thread-safe; group
  * adds and closes run on the node's group thread, never on the caller's.
  */
@@ -55,7 +55,7 @@ public final class RangeWaker {
   private final String nodeId;
   private final NodeStore store;
   private final ReplicaDirectory directory;
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final DormantGroups groups;
   private final PeerChannels channels;
   private final RaftGateway gateway;
@@ -65,7 +65,7 @@ public final class RangeWaker {
   private final Map<Long, CompletableFuture<Void>> waking = new ConcurrentHashMap<>();
 
   /** Everything a waker needs of its node. */
-  public record Node(String nodeId, NodeStore store, ReplicaDirectory directory, RaftServer server,
+  public record Node(String nodeId, NodeStore store, ReplicaDirectory directory, RangeConsensus consensus,
       DormantGroups groups, PeerChannels channels, RaftGateway gateway, ScheduledExecutorService groupThread,
       LongSupplier clockMillis) {}
 
@@ -73,7 +73,7 @@ public final class RangeWaker {
     this.nodeId = node.nodeId();
     this.store = node.store();
     this.directory = node.directory();
-    this.server = node.server();
+    this.consensus = node.consensus();
     this.groups = node.groups();
     this.channels = node.channels();
     this.gateway = node.gateway();
@@ -160,7 +160,7 @@ public final class RangeWaker {
   /**
    * Asks the other replicas' nodes to open their replicas of {@code rangeId} and answer once open; when a
    * majority (with this node) runs the group, this node's replica stands for election at once (see {@link
-   * Candidacy}). Peers that are not open yet (a split child whose split they have not applied) are asked
+   * RangeConsensus#campaign}). Peers that are not open yet (a split child whose split they have not applied) are asked
    * again a few times, {@link #OPEN_RETRY_MILLIS} apart; after that the randomized election timeout
    * elects as before.
    */
@@ -221,7 +221,7 @@ public final class RangeWaker {
 
   private void stand(long rangeId) {
     try {
-      boolean standing = Candidacy.standNow(server, RangeGroups.groupId(rangeId));
+      boolean standing = consensus.campaign(rangeId);
       log.debug("range stands for election on wake rangeId={} standing={}", rangeId, standing);
     } catch (IOException | RuntimeException e) {
       log.debug("range could not stand for election rangeId={} error={}", rangeId, e.toString());
@@ -229,17 +229,15 @@ public final class RangeWaker {
   }
 
   private void awaitLeader(long rangeId, CompletableFuture<Void> done, long deadlineNanos) {
-    RaftServer.Division division;
-    try {
-      division = server.getDivision(RangeGroups.groupId(rangeId));
-    } catch (IOException e) {
-      done.completeExceptionally(e); // closed again meanwhile
+    Leadership division = consensus.leadership(rangeId).orElse(null);
+    if (division == null) {
+      done.completeExceptionally(new IllegalStateException("range " + rangeId + " closed again while waking"));
       return;
     }
-    if (division.getInfo().isLeader() && division.getInfo().isLeaderReady()) {
+    if (division.ready()) {
       recordWake(rangeId);
       done.complete(null);
-    } else if (!division.getInfo().isLeader() && division.getInfo().getLeaderId() != null) {
+    } else if (!division.leader() && !division.leaderId().isEmpty()) {
       done.complete(null);
     } else if (System.nanoTime() > deadlineNanos) {
       done.completeExceptionally(new IllegalStateException("range " + rangeId + " found no leader on wake"));
@@ -284,7 +282,7 @@ public final class RangeWaker {
     if (DormancyRecord.dormantAt(store, rangeId).isEmpty()) {
       return;
     }
-    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    RangeReplica replica = directory.replica(rangeId).orElse(null);
     if (replica == null || replica.descriptor().isEmpty()) {
       return;
     }

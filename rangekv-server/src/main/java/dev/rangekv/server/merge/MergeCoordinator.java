@@ -22,11 +22,13 @@ import dev.rangekv.server.move.AsyncSteps;
 import dev.rangekv.server.move.LeaderContext;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
+import dev.rangekv.server.consensus.GroupStatus;
+import dev.rangekv.server.consensus.Leadership;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.RaftGateway;
-import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.RangeKvException;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -39,7 +41,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * left frozen (e.g. a member down during the drop) refuses every request with RANGE_MOVED naming the
  * merged range, so no key is ever served by two ranges.
  *
- * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, Ratis' futures, polls
+ * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, the engine's futures, polls
  * re-scheduled after a short pause; {@link AsyncSteps}), with short local stages on the moves executor.
  */
 public final class MergeCoordinator {
@@ -67,7 +68,7 @@ public final class MergeCoordinator {
   /** How often the waits of steps 2, 3 and 5 look again. */
   private static final long POLL_MILLIS = 20;
 
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
   private final PeerChannels channels;
@@ -75,9 +76,9 @@ public final class MergeCoordinator {
   private final Executor executor;
   private final MoveOptions options;
 
-  public MergeCoordinator(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
+  public MergeCoordinator(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
-    this.server = server;
+    this.consensus = consensus;
     this.gateway = gateway;
     this.directory = directory;
     this.channels = channels;
@@ -96,9 +97,9 @@ public final class MergeCoordinator {
   private record Checked(LeaderContext left, RangeDescriptor right, Set<String> members) {}
 
   private Checked check(MergeRangesRequest request) {
-    LeaderContext left = LeaderContext.of(server, gateway, directory, request.getHeader());
+    LeaderContext left = LeaderContext.of(consensus, gateway, directory, request.getHeader());
     RangeHeader rightHeader = request.getRight();
-    RangeStateMachine rightReplica = directory.replica(rightHeader.getRangeId())
+    RangeReplica rightReplica = directory.replica(rightHeader.getRangeId())
         .orElseThrow(() -> refuse("the right range " + rightHeader.getRangeId() + " has no replica on the left's leader"));
     RangeDescriptor right = rightReplica.descriptor()
         .orElseThrow(() -> refuse("the right range is not ready on this node"));
@@ -205,17 +206,11 @@ public final class MergeCoordinator {
   }
 
   private Set<String> members(long rangeId) {
-    try {
-      RaftServer.Division d = server.getDivision(RangeGroups.groupId(rangeId));
-      if (!d.getRaftConf().getPreviousPeers().isEmpty()) {
-        throw refuse("the right range is changing its configuration");
-      }
-      Set<String> ids = new TreeSet<>();
-      d.getRaftConf().getCurrentPeers().forEach(p -> ids.add(p.getId().toString()));
-      return ids;
-    } catch (IOException e) {
-      throw refuse("the right range has no group on this node");
+    GroupStatus d = consensus.status(rangeId).orElseThrow(() -> refuse("the right range has no group on this node"));
+    if (d.changing()) {
+      throw refuse("the right range is changing its configuration");
     }
+    return new TreeSet<>(d.memberIds());
   }
 
   /**
@@ -273,12 +268,7 @@ public final class MergeCoordinator {
   }
 
   private String leaderOf(long rangeId) {
-    try {
-      RaftServer.Division d = server.getDivision(RangeGroups.groupId(rangeId));
-      return d.getInfo().getLeaderId() == null ? "" : d.getInfo().getLeaderId().toString();
-    } catch (IOException e) {
-      return "";
-    }
+    return consensus.leadership(rangeId).map(Leadership::leaderId).orElse("");
   }
 
   /** Completes when every member applied {@code index} of {@code rangeId}; UNAVAILABLE when one does not in time. */
@@ -310,12 +300,7 @@ public final class MergeCoordinator {
   /** The applied index of {@code rangeId} on {@code node}; -1 when unknown. Never completes exceptionally. */
   private CompletableFuture<Long> appliedIndex(String node, long rangeId) {
     if (node.equals(local.self().getNodeId())) {
-      try {
-        return CompletableFuture.completedFuture(
-            server.getDivision(RangeGroups.groupId(rangeId)).getInfo().getLastAppliedIndex());
-      } catch (IOException e) {
-        return CompletableFuture.completedFuture(-1L);
-      }
+      return CompletableFuture.completedFuture(consensus.status(rangeId).map(GroupStatus::appliedIndex).orElse(-1L));
     }
     KvServiceGrpc.KvServiceStub stub = KvServiceGrpc.newStub(
         channels.channel(directory.addressOf(node))).withDeadlineAfter(2, TimeUnit.SECONDS);

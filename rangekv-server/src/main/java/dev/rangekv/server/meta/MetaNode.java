@@ -9,15 +9,14 @@ import dev.rangekv.meta.controller.MetaNodeServiceImpl;
 import dev.rangekv.meta.controller.MetaServiceImpl;
 import dev.rangekv.meta.state.MetaChange;
 import dev.rangekv.meta.state.MetaGroup;
-import dev.rangekv.meta.state.MetaGroups;
-import dev.rangekv.meta.state.MetaStateMachine;
-import dev.rangekv.meta.state.RaftMetaGroup;
 import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.meta.HeartbeatRequest;
 import dev.rangekv.proto.meta.HeartbeatResponse;
 import dev.rangekv.proto.meta.MetaNodeServiceGrpc;
 import dev.rangekv.proto.meta.RegisterNodeRequest;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.MetaConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import io.grpc.ServerServiceDefinition;
 import java.io.IOException;
@@ -30,13 +29,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.GroupManagementRequest;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftPeer;
-import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
-import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.statemachine.StateMachine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * A node's part in the meta range. Every node heartbeats to the meta leader and answers meta calls:
  * with the meta service when it hosts a meta replica (the controller then ticks here, acting only while
  * this replica leads), with a redirect to the meta leader otherwise. The meta replica appears when the
- * group is created ({@link #createGroup}) or reopened from disk at start (Ratis asks for its state
- * machine through {@link #newStateMachine}).
+ * group is created ({@link #createGroup}) or reopened from disk at start (the engine hands it over
+ * through {@link #opened}).
  */
 public final class MetaNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetaNode.class);
@@ -58,7 +50,7 @@ public final class MetaNode implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final ServerServiceDefinition redirect;
   private final ServerServiceDefinition nodeRedirect;
-  private volatile RaftServer server;
+  private volatile MetaConsensus consensus;
   private volatile Hosted hosted;
   /** The meta voters' client addresses from the last heartbeat answer: the seeds may all be gone. */
   private volatile List<String> learnedVoters = List.of();
@@ -69,7 +61,7 @@ public final class MetaNode implements AutoCloseable {
   private HeartbeatLoop heartbeats;
 
   /** The meta replica hosted here, with the controller and service running on it. */
-  private record Hosted(RaftMetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
+  private record Hosted(MetaGroup group, Controller controller, ControllerLoop loop, ServerServiceDefinition service,
       ServerServiceDefinition nodeService) {}
 
   public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, PeerChannels channels,
@@ -95,14 +87,12 @@ public final class MetaNode implements AutoCloseable {
     return t;
   }
 
-  /** The meta state machine for Ratis' registry, when it opens or creates the meta group here. */
-  public synchronized StateMachine newStateMachine() {
-    MetaStateMachine sm = new MetaStateMachine(dev.rangekv.meta.state.MetaLimits.defaults(), raftParameters);
-    pending = sm;
-    return sm;
+  /** The engine opened a meta replica here (at start or on create): {@link #host} hosts it. */
+  public synchronized void opened(MetaConsensus.Opened replica) {
+    pending = replica;
   }
 
-  private MetaStateMachine pending;
+  private MetaConsensus.Opened pending;
   /** Heartbeat answers in a row that showed this node's replica as a stale voter (heartbeat thread only). */
   private int staleAnswers;
   /**
@@ -110,13 +100,6 @@ public final class MetaNode implements AutoCloseable {
    * with the configuration it is joining, which the answers show only once the change commits.
    */
   private volatile boolean joining;
-  /** Ratis parameters of this node (its TLS): the meta state machine's own Raft clients use them. */
-  private org.apache.ratis.conf.Parameters raftParameters = new org.apache.ratis.conf.Parameters();
-
-  /** Sets the Ratis parameters (TLS) the meta state machine's clients use; call before the Raft server starts. */
-  public synchronized void useRaftParameters(org.apache.ratis.conf.Parameters p) {
-    this.raftParameters = p;
-  }
 
   /**
    * Seeds this node with meta voter addresses it learned in an earlier run, and has {@code onChange} called
@@ -149,8 +132,8 @@ public final class MetaNode implements AutoCloseable {
    *
    * @param onLeftMeta called after this node's meta replica was removed (it is no longer a voter)
    */
-  public void start(RaftServer raftServer, Supplier<HeartbeatRequest> heartbeat, Runnable onLeftMeta) {
-    this.server = raftServer;
+  public void start(MetaConsensus consensus, Supplier<HeartbeatRequest> heartbeat, Runnable onLeftMeta) {
+    this.consensus = consensus;
     this.onLeftMeta = onLeftMeta;
     host();
     heartbeats = new HeartbeatLoop(heartbeat, locator, config.tickMillis(), this::onHeartbeatAnswer);
@@ -208,39 +191,28 @@ public final class MetaNode implements AutoCloseable {
       h.loop().close();
     }
     try {
-      RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(),
-          1, MetaGroups.GROUP_ID, true, false));
-      if (!reply.isSuccess()) {
-        log.warn("removing the {} meta replica failed nodeId={} error={}", why, nodeId, reply.getException().toString());
-      }
-    } catch (IOException e) {
+      consensus.destroy();
+    } catch (IOException | RuntimeException e) {
       log.warn("removing the {} meta replica failed nodeId={} error={}", why, nodeId, e.toString());
     }
   }
 
   /**
    * Starts a meta replica here for the meta leader to add as a voter, with {@code voters} (the
-   * configuration it is being added to) as its peers: a replica started with no configuration that has
-   * to catch up by snapshot shuts itself down on its first election timeout (Ratis 3.3.0), which left the
-   * change to the new voters unable to finish. A meta replica of an earlier run that Ratis closed so is
-   * removed first: the leader prepares only nodes it adds, so this node is no voter and nothing of that
+   * configuration it is being added to) as its peers: a replica started with no configuration may not
+   * catch up (it stopped on its first election timeout), which left the change to the new voters unable
+   * to finish. A meta replica of an earlier run that the engine closed on its own is removed first: the leader prepares only nodes it adds, so this node is no voter and nothing of that
    * replica is needed. (An empty log cannot win an election, and pre-vote keeps it from disturbing one.)
    */
-  public void prepareReplica(List<RaftPeer> voters) throws IOException {
-    // not under this object's lock: adding the group has Ratis call newStateMachine, which takes it
+  public void prepareReplica(List<Member> voters) throws IOException {
+    // not under this object's lock: adding the group has the engine call opened, which takes it
     removeIfClosed();
     joining = true;
     createGroup(voters);
   }
 
   private synchronized void removeIfClosed() {
-    boolean closed;
-    try {
-      closed = server.getDivision(MetaGroups.GROUP_ID).getInfo().getLifeCycleState().isClosingOrClosed();
-    } catch (IOException e) {
-      closed = false; // no meta replica here
-    }
-    if (closed) {
+    if (consensus.closedByEngine()) {
       log.warn("a closed meta replica is removed before this node is prepared again nodeId={}", nodeId);
       removeReplica(hosted, "closed");
     }
@@ -248,14 +220,8 @@ public final class MetaNode implements AutoCloseable {
 
 
   /** Creates the meta group here with {@code peers} (this node among them): the bootstrap of a cluster. */
-  public void createGroup(List<RaftPeer> peers) throws IOException {
-    try {
-      RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(ClientId.randomId(), server.getId(),
-          1, MetaGroups.group(peers)));
-      if (!reply.isSuccess() && !((Throwable) reply.getException() instanceof AlreadyExistsException)) {
-        throw new IOException("creating the meta group failed: " + reply.getException());
-      }
-    } catch (AlreadyExistsException e) {
+  public void createGroup(List<Member> peers) throws IOException {
+    if (!consensus.create(peers)) {
       log.info("meta group exists already nodeId={}", nodeId);
     }
     host();
@@ -265,7 +231,7 @@ public final class MetaNode implements AutoCloseable {
     if (hosted != null || pending == null) {
       return;
     }
-    RaftMetaGroup group = new RaftMetaGroup(server, pending);
+    MetaGroup group = pending.group();
     // the controller calls nodes through their admin API over this node's channels (TLS, cluster id)
     Controller controller = new Controller(group, channels::channel, config, StepTimeouts.DEFAULTS,
         moveBytesPerSecond, System::currentTimeMillis);

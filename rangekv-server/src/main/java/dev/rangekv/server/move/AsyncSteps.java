@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * them (their calls to other nodes are {@code UnaryCalls} futures): bounded waits that time out a copy
  * of a future (never the future itself, which others may share), and the failure inside a completion's
  * wrappers. The
- * steps chain these with {@code *Async(..., executor)} stages: Ratis completes its futures on its own
+ * steps chain these with {@code *Async(..., executor)} stages: the consensus engine completes its futures on its own
  * threads, some while holding the server's lock, so no continuation runs there.
  */
 public final class AsyncSteps {

@@ -5,7 +5,7 @@ import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.replica.RaftReplica;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
@@ -13,15 +13,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.GroupManagementRequest;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
-import org.apache.ratis.protocol.exceptions.GroupMismatchException;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,16 +24,14 @@ import org.slf4j.LoggerFactory;
 public final class LocalReplicas {
   private static final Logger log = LoggerFactory.getLogger(LocalReplicas.class);
 
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final SpanFetcher fetcher;
   private final RaftReplica self;
-  private final ClientId clientId = ClientId.randomId();
-  private final AtomicLong callIds = new AtomicLong();
 
-  public LocalReplicas(RaftServer server, NodeStore store, ReplicaDirectory directory, SpanFetcher fetcher, RaftReplica self) {
-    this.server = server;
+  public LocalReplicas(RangeConsensus consensus, NodeStore store, ReplicaDirectory directory, SpanFetcher fetcher, RaftReplica self) {
+    this.consensus = consensus;
     this.store = store;
     this.directory = directory;
     this.fetcher = fetcher;
@@ -54,33 +43,28 @@ public final class LocalReplicas {
   }
 
   /**
-   * Starts {@code rangeId}'s group here with an empty peer list (it never campaigns; the leader's
-   * configuration change brings it in). Any earlier group or local state of the range is dropped first:
-   * a stale applied index would make Ratis skip the span snapshot ("already installed").
+   * Starts {@code rangeId}'s group here with no members (it never campaigns; the leader's membership
+   * change brings it in). Any earlier group or local state of the range is dropped first: a stale
+   * applied index would make the engine skip the span snapshot ("already installed").
    */
   public void prepare(long rangeId, List<RaftReplica> known, long bytesPerSecond) throws IOException {
     directory.learnAddresses(known);
     fetcher.limit(rangeId, bytesPerSecond);
-    RaftGroupId groupId = RangeGroups.groupId(rangeId);
-    removeGroup(groupId);
+    consensus.destroy(rangeId);
     store.deleteRangeLocalState(rangeId);
     directory.holdsAgain(rangeId);
-    RaftClientReply reply = server.groupManagement(
-        GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), RaftGroup.valueOf(groupId)));
-    if (!reply.isSuccess() && !((Throwable) reply.getException() instanceof AlreadyExistsException)) {
-      throw new IOException("adding empty group failed rangeId=" + rangeId, reply.getException());
-    }
+    consensus.createEmpty(rangeId);
     log.info("replica prepared rangeId={} node={}", rangeId, self.getNodeId());
   }
 
   /**
-   * Removes {@code rangeId}'s group and Raft storage here, deletes its local state and, unless
+   * Removes {@code rangeId}'s group and its consensus storage here, deletes its local state and, unless
    * {@code keepData}, the part of its span no other range on this node covers. Requests for the range
    * are answered with {@code successors} afterwards. Idempotent.
    */
   public void drop(long rangeId, boolean keepData, List<RangeDescriptorProto> successors) throws IOException {
     directory.gaveUp(rangeId, successors);
-    removeGroup(RangeGroups.groupId(rangeId));
+    consensus.destroy(rangeId);
     RangeLocalState state = store.rangeState(rangeId).orElse(null);
     if (state != null && !keepData) {
       List<RangeDescriptor> others = new ArrayList<>();
@@ -95,25 +79,6 @@ public final class LocalReplicas {
     }
     store.deleteRangeLocalState(rangeId);
     log.info("replica dropped rangeId={} node={} keepData={}", rangeId, self.getNodeId(), keepData);
-  }
-
-  private void removeGroup(RaftGroupId groupId) throws IOException {
-    boolean running = false;
-    for (RaftGroupId g : server.getGroupIds()) {
-      running |= g.equals(groupId);
-    }
-    if (!running) {
-      return;
-    }
-    try {
-      RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(
-          clientId, server.getId(), callIds.incrementAndGet(), groupId, true, false));
-      if (!reply.isSuccess() && !((Throwable) reply.getException() instanceof GroupMismatchException)) {
-        throw new IOException("removing group failed groupId=" + groupId, reply.getException());
-      }
-    } catch (GroupMismatchException e) {
-      // already gone
-    }
   }
 
   /** A key span {@code [lo, hi)}. */

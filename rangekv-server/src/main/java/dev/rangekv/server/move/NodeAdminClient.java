@@ -42,7 +42,7 @@ import java.util.function.Supplier;
  * the range on its old nodes. Thread-safe.
  */
 public final class NodeAdminClient implements AutoCloseable {
-  /** How long a finished transfer may take to show in the nodes' reports (Ratis' own transfer timeout is 10 s). */
+  /** How long a finished transfer may take to show in the nodes' reports (a node gives a leadership transfer 10 s). */
   static final Duration LEADERSHIP_REPORT_WAIT = Duration.ofSeconds(20);
   private final Supplier<List<String>> seeds;
   private final Duration deadline;
@@ -222,7 +222,7 @@ public final class NodeAdminClient implements AutoCloseable {
         .map(ReplicaProto::getNodeId).findFirst()
         .orElseThrow(() -> new IllegalStateException("added replica missing from " + added));
     if (locate(rangeId).map(l -> l.leaderNodeId().equals(fromNodeId)).orElse(false)) {
-      // an older replica is caught up; the one just added may still trail, and Ratis gives a transfer 10 s
+      // an older replica is caught up; the one just added may still trail, and a node gives a transfer 10 s
       String heir = added.getReplicasList().stream().map(ReplicaProto::getNodeId)
           .filter(id -> !id.equals(fromNodeId) && !id.equals(toNode)).findFirst().orElse(toNode);
       transferLeader(rangeId, heir);

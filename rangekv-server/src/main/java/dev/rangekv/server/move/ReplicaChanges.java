@@ -13,6 +13,9 @@ import dev.rangekv.proto.replica.PrepareReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.ReplicaServiceGrpc;
+import dev.rangekv.server.consensus.ConsensusException;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.RangeKvException;
@@ -20,6 +23,7 @@ import dev.rangekv.server.replica.ReplicaDirectory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,68 +32,54 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftPeer;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.SetConfigurationRequest;
-import org.apache.ratis.protocol.TransferLeadershipRequest;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Replica changes run by a range's leader.
  *
- * <p><b>Order: Ratis configuration first, then the {@code ChangeReplicas} command.</b> Membership is
- * Ratis' job (joint consensus; a new peer is staged until caught up, so it never counts towards a
- * majority before it holds the data). The command that records the new replica set and bumps the
- * generation is proposed only after the configuration change committed, so a descriptor never names a
- * replica that is not yet a caught-up member. Neither step touches user data, so no write can be lost:
- * a write at the old generation either applied before the command (and is in every snapshot and log
- * after it) or is refused at apply with RANGE_MOVED. If the leader fails between the steps, the range
- * runs with a descriptor that lags its membership; a retry of the same request finds the member already
- * in the configuration and only proposes the command.
+ * <p><b>Order: membership change first, then the {@code ChangeReplicas} command.</b> Membership is the
+ * engine's job (a new member is caught up before it counts towards a majority, so it never does before it
+ * holds the data). The command that records the new replica set and bumps the generation is proposed
+ * only after the membership change committed, so a descriptor never names a replica that is not yet a
+ * caught-up member. Neither step touches user data, so no write can be lost: a write at the old
+ * generation either applied before the command (and is in every snapshot and log after it) or is
+ * refused at apply with RANGE_MOVED. If the leader fails between the steps, the range runs with a
+ * descriptor that lags its membership; a retry of the same request finds the member already in the
+ * configuration and only proposes the command.
  *
- * <p><b>A move is one change.</b> An add that names a replica to replace swaps the two in one Ratis
- * configuration change: the new replica is prepared (span snapshot) and caught up while staged, then
- * Ratis commits C_old,new and C_new (joint consensus), and the new set is recorded once (one generation
- * bump). The range never has 4 voters: with add-then-remove, losing a zone that held 2 of the 4 left no
- * majority, hence no leader and no repair (ZoneSpreadIT). The leader never replaces itself.
+ * <p><b>A move is one change.</b> An add that names a replica to replace swaps the two in one membership
+ * change: the new replica is prepared (span snapshot) and caught up, then the engine commits the joint
+ * configuration and the new one, and the new set is recorded once (one generation bump). The range never
+ * has 4 voters: with add-then-remove, losing a zone that held 2 of the 4 left no majority, hence no
+ * leader and no repair (ZoneSpreadIT). The leader never replaces itself.
  *
- * <p>A new replica joins directly as a staged voter rather than as a Ratis listener promoted later:
- * staging already keeps it out of the majority until it caught up, and listeners added at runtime
- * report a misleading role in 3.3.0 (shared/notes/ratis.md §3), so promotion would add a second
- * configuration change without adding safety. A failed catch-up (target down, fetch failing) fails
- * the configuration change after Ratis' staging timeout; the add then removes the half-made replica and
- * the range keeps its old replicas.
+ * <p>A new replica joins directly as a voter that the engine catches up before it counts, not as a
+ * non-voter promoted later: promotion would add a second membership change without adding safety. A
+ * failed catch-up (target down, fetch failing) fails the membership change after the catch-up timeout;
+ * the add then removes the half-made replica and the range keeps its old replicas.
  *
- * <p>No thread waits on a change, however long the catch-up: each runs as a chain of futures (Ratis'
- * async calls, async gRPC stubs; {@link AsyncSteps}) whose short local stages run on the moves
+ * <p>No thread waits on a change, however long the catch-up: each runs as a chain of futures (the
+ * engine's calls, async gRPC stubs; {@link AsyncSteps}) whose short local stages run on the moves
  * executor, and the admin call is answered when the chain completes. Thread-safe.
  */
 public final class ReplicaChanges {
   private static final Logger log = LoggerFactory.getLogger(ReplicaChanges.class);
 
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
   private final PeerChannels channels;
   private final LocalReplicas local;
   private final Executor executor;
   private final MoveOptions options;
-  private final ClientId clientId = ClientId.randomId();
-  private final AtomicLong callIds = new AtomicLong();
   /** Ranges with an add or a remove running here. */
   private final Set<Long> changing = ConcurrentHashMap.newKeySet();
 
-  public ReplicaChanges(RaftServer server, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
+  public ReplicaChanges(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
       LocalReplicas local, Executor executor, MoveOptions options) {
-    this.server = server;
+    this.consensus = consensus;
     this.gateway = gateway;
     this.directory = directory;
     this.channels = channels;
@@ -140,7 +130,7 @@ public final class ReplicaChanges {
   }
 
   private CompletableFuture<LeaderContext> leader(RangeHeader header) {
-    return CompletableFuture.supplyAsync(() -> LeaderContext.of(server, gateway, directory, header), executor);
+    return CompletableFuture.supplyAsync(() -> LeaderContext.of(consensus, gateway, directory, header), executor);
   }
 
   /**
@@ -193,24 +183,23 @@ public final class ReplicaChanges {
     return dropOn(leaving, ctx.rangeId(), false, List.of(next)).thenApply(v -> next);
   }
 
-  private static List<RaftPeer> without(List<RaftPeer> peers, String nodeId) {
-    return peers.stream().filter(p -> !p.getId().toString().equals(nodeId)).toList();
+  private static List<Member> without(List<Member> peers, String nodeId) {
+    return peers.stream().filter(p -> !p.nodeId().equals(nodeId)).toList();
   }
 
   /**
    * Puts {@code target} into the range's configuration, in place of {@code leaving} when that is a
-   * member (one change: Ratis stages the target until it caught up, then commits the joint
-   * configuration C_old,new and then C_new, so the voter count never grows and a majority of each set
-   * is needed meanwhile).
+   * member (one change: the engine catches the target up before it counts, and a replacement is a joint
+   * change, so the voter count never grows and a majority of each set is needed meanwhile).
    */
   private CompletableFuture<Void> join(LeaderContext ctx, RaftReplica target, String leaving) {
     directory.learnAddresses(List.of(target));
     if (ctx.peerIds().contains(target.getNodeId())) {
       return CompletableFuture.completedFuture(null);
     }
-    List<RaftPeer> before = ctx.peers();
-    List<RaftPeer> next = new ArrayList<>(leaving.isEmpty() ? before : without(before, leaving));
-    next.add(RaftPeer.newBuilder().setId(target.getNodeId()).setAddress(target.getRaftAddress()).build());
+    List<Member> before = ctx.peers();
+    List<Member> next = new ArrayList<>(leaving.isEmpty() ? before : without(before, leaving));
+    next.add(Member.of(target));
     long t0 = System.nanoTime();
     return setConfiguration(ctx, next, options.catchUpTimeout()).handleAsync((v, e) -> {
       if (e == null || joined(ctx, target.getNodeId(), leaving)) {
@@ -231,7 +220,7 @@ public final class ReplicaChanges {
   /** Whether the stable configuration has {@code target} and not {@code leaving} (when set). */
   private static boolean joined(LeaderContext ctx, String target, String leaving) {
     try {
-      return ctx.division().getInfo().isLeader() && ctx.conf().getPreviousPeers().isEmpty()
+      return ctx.leads() && !ctx.status().changing()
           && ctx.peerIds().contains(target) && (leaving.isEmpty() || !ctx.peerIds().contains(leaving));
     } catch (RuntimeException e) {
       return false;
@@ -245,11 +234,12 @@ public final class ReplicaChanges {
    * member, and with one other replica down its quorum. Repair trims a surplus replica later. Never
    * completes exceptionally.
    */
-  private CompletableFuture<Void> abortAdd(LeaderContext ctx, RaftReplica target, List<RaftPeer> before) {
+  private CompletableFuture<Void> abortAdd(LeaderContext ctx, RaftReplica target, List<Member> before) {
     CompletableFuture<Void> restored;
     try {
-      restored = ctx.division().getRaftConf().getAllPeers().stream()
-          .anyMatch(p -> p.getId().toString().equals(target.getNodeId()))
+      var status = ctx.status();
+      restored = java.util.stream.Stream.concat(status.members().stream(), status.previousMembers().stream())
+          .anyMatch(p -> p.nodeId().equals(target.getNodeId()))
           ? setConfiguration(ctx, without(before, target.getNodeId()), Duration.ofSeconds(30))
           : CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
@@ -273,7 +263,7 @@ public final class ReplicaChanges {
     }
     CompletableFuture<Void> removed = CompletableFuture.completedFuture(null);
     if (ctx.peerIds().contains(node)) {
-      List<RaftPeer> without = ctx.peers().stream().filter(p -> !p.getId().toString().equals(node)).toList();
+      List<Member> without = without(ctx.peers(), node);
       if (without.isEmpty()) {
         throw new RangeKvException(RangeKvErrors.invalidArgument("replica", "a range needs at least one replica"));
       }
@@ -292,58 +282,16 @@ public final class ReplicaChanges {
       throw new RangeKvException(RangeKvErrors.invalidArgument("replica", target + " is not a replica of range " + ctx.rangeId()));
     }
     gateway.transferStarted(ctx.rangeId(), target);
-    return ratis(() -> server.transferLeadershipAsync(new TransferLeadershipRequest(clientId, server.getId(),
-        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), RaftPeerId.valueOf(target), 10_000)),
-        Duration.ofSeconds(15), "transfer leadership").handleAsync((reply, e) -> {
+    return engine(consensus.transferLeadership(ctx.rangeId(), target, Duration.ofSeconds(15)), "transfer leadership")
+        .handleAsync((moved, e) -> {
+          gateway.transferEnded(ctx.rangeId());
           if (e == null) {
-            gateway.transferEnded(ctx.rangeId());
             log.info("leadership transferred rangeId={} to={}", ctx.rangeId(), target);
-            return CompletableFuture.completedFuture(reply.isSuccess() ? target : "");
+            return moved ? target : "";
           }
           Throwable c = AsyncSteps.cause(e);
-          RangeKvException failure = c instanceof RangeKvException rke ? rke
-              : fail("transfer leadership failed: " + c, false);
-          return stepDownIfStuck(ctx, failure).<String>thenApply(v -> {
-            gateway.transferEnded(ctx.rangeId());
-            throw failure;
-          });
-        }, executor).thenCompose(f -> f);
-  }
-
-  /**
-   * Ratis 3.3.0 leaves a leadership transfer that failed to start pending for good
-   * ({@code TransferLeadership.start} completes the request's reply but never clears it; only a
-   * timed-out transfer or a new leader clears it): the leader then refuses every write and every
-   * configuration change with {@code LeaderSteppingDownException} until its leadership changes, and a
-   * transfer to any other replica is refused as "a previous request exists". It happens when the target
-   * does not answer StartLeaderElection at once, e.g. it died just before: the range would stay unwritable
-   * and unrepairable (ControllerRepairIT). Stepping down is the one public way out: the election that
-   * follows (among the live replicas; this one may win again) clears the pending transfer. Never
-   * completes exceptionally.
-   */
-  private CompletableFuture<Void> stepDownIfStuck(LeaderContext ctx, RangeKvException failure) {
-    String message = String.valueOf(failure.getMessage());
-    boolean notStarted = message.contains("COMPLETED_EXCEPTIONALLY") || message.contains("NULL_LOG_APPENDER")
-        || message.contains("NULL_FOLLOWER") || message.contains("a previous");
-    if (!notStarted || !ctx.division().getInfo().isLeader()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    log.warn("leadership transfer failed to start, stepping down to clear it rangeId={} error={}", ctx.rangeId(),
-        message);
-    CompletableFuture<RaftClientReply> stepDown;
-    try {
-      stepDown = AsyncSteps.within(server.transferLeadershipAsync(new TransferLeadershipRequest(clientId,
-          server.getId(), ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), null, 5_000)),
-          Duration.ofSeconds(10));
-    } catch (IOException e) {
-      stepDown = CompletableFuture.failedFuture(e);
-    }
-    return stepDown.handleAsync((r, e) -> {
-      if (e != null) {
-        log.warn("step down failed rangeId={} error={}", ctx.rangeId(), AsyncSteps.cause(e).toString());
-      }
-      return null;
-    }, executor);
+          throw c instanceof RangeKvException rke ? rke : fail("transfer leadership failed: " + c, false);
+        }, executor);
   }
 
   /**
@@ -351,17 +299,17 @@ public final class ReplicaChanges {
    * at the request's generation; completes with the new descriptor.
    */
   private CompletableFuture<RangeDescriptorProto> recordReplicas(RangeHeader header, LeaderContext ctx) {
-    Map<String, RaftPeer> members = ctx.division().getRaftConf().getCurrentPeers().stream()
-        .collect(Collectors.toMap(p -> p.getId().toString(), Function.identity()));
+    Map<String, Member> members = new LinkedHashMap<>();
+    ctx.peers().forEach(m -> members.put(m.nodeId(), m));
     List<RaftReplica> replicas = new ArrayList<>();
     for (RaftReplica r : directory.replicaRecord(ctx.rangeId())) {
       if (members.remove(r.getNodeId()) != null) {
         replicas.add(r);
       }
     }
-    for (RaftPeer p : members.values()) {
-      replicas.add(RaftReplica.newBuilder().setNodeId(p.getId().toString()).setRaftAddress(p.getAddress())
-          .setClientAddress(directory.addressOf(p.getId().toString())).build());
+    for (Member m : members.values()) {
+      replicas.add(RaftReplica.newBuilder().setNodeId(m.nodeId()).setRaftAddress(m.raftAddress())
+          .setClientAddress(directory.addressOf(m.nodeId())).build());
     }
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
         .setChangeReplicas(ChangeReplicasCommand.newBuilder().addAllReplicas(replicas)).build();
@@ -381,15 +329,8 @@ public final class ReplicaChanges {
     }, executor);
   }
 
-  private CompletableFuture<Void> setConfiguration(LeaderContext ctx, List<RaftPeer> servers, Duration timeout) {
-    SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
-        .setServersInNewConf(servers)
-        .setServersInCurrentConf(ctx.peers())
-        .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
-        .build();
-    return ratis(() -> server.setConfigurationAsync(new SetConfigurationRequest(clientId, server.getId(),
-        ctx.division().getGroup().getGroupId(), callIds.incrementAndGet(), args)), timeout, "set configuration")
-        .thenApply(reply -> null);
+  private CompletableFuture<Void> setConfiguration(LeaderContext ctx, List<Member> members, Duration timeout) {
+    return engine(consensus.changeMembers(ctx.rangeId(), ctx.peers(), members, timeout), "set configuration");
   }
 
   /**
@@ -423,31 +364,17 @@ public final class ReplicaChanges {
         TimeUnit.MILLISECONDS);
   }
 
-  private interface AsyncCall {
-    CompletableFuture<RaftClientReply> call() throws IOException;
-  }
-
   /**
-   * A Ratis call bounded by {@code timeout}, completing with its successful reply or a retryable
-   * UNAVAILABLE saying {@code what} failed (the reply's exception, the call's failure, or the timeout).
+   * {@code call} failing with a retryable-if-not-applied UNAVAILABLE that says {@code what} failed (the
+   * engine's reason, or its timeout), on the moves executor.
    */
-  private CompletableFuture<RaftClientReply> ratis(AsyncCall call, Duration timeout, String what) {
-    CompletableFuture<RaftClientReply> sent;
-    try {
-      sent = AsyncSteps.within(call.call(), timeout);
-    } catch (IOException e) {
-      return CompletableFuture.failedFuture(fail(what + " failed: " + e, false));
-    }
-    return sent.handleAsync((reply, e) -> {
+  private <T> CompletableFuture<T> engine(CompletableFuture<T> call, String what) {
+    return call.handleAsync((v, e) -> {
       if (e != null) {
         Throwable c = AsyncSteps.cause(e);
-        throw c instanceof TimeoutException ? fail(what + " timed out after " + timeout.toMillis() + " ms", false)
-            : fail(what + " failed: " + c, false);
+        throw c instanceof ConsensusException ce ? fail(ce.getMessage(), false) : fail(what + " failed: " + c, false);
       }
-      if (!reply.isSuccess()) {
-        throw fail(what + " failed: " + reply.getException(), false);
-      }
-      return reply;
+      return v;
     }, executor);
   }
 

@@ -7,7 +7,7 @@ import dev.rangekv.proto.replica.FileChunk;
 import dev.rangekv.proto.replica.LocalField;
 import dev.rangekv.proto.replica.SpanChunk;
 import dev.rangekv.proto.replica.SpanHeader;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
@@ -70,7 +70,7 @@ public final class SpanSource {
   private void stream(FetchSpanRequest request, ServerCallStreamObserver<SpanChunk> out)
       throws IOException, InterruptedException {
     long rangeId = request.getRangeId();
-    Optional<RangeStateMachine> replica = directory.replica(rangeId);
+    Optional<RangeReplica> replica = directory.replica(rangeId);
     if (replica.isEmpty() || replica.get().descriptor().isEmpty()) {
       out.onError(RangeKvErrors.toStatusException(RangeKvErrors.rangeNotFound(rangeId)));
       return;

@@ -2,25 +2,17 @@ package dev.rangekv.server.node;
 
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.server.replica.DormancyRecord;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.GroupManagementRequest;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,24 +20,22 @@ import org.slf4j.LoggerFactory;
  * Makes the Raft groups this node runs match the range records in its store. Creating a split child's
  * group happens outside the parent's atomic apply and can be lost (crash, failure), so besides the
  * prompt creation after each split, every record naming this node is reconciled at start and then
- * periodically (shared/notes/ratis-split.md §3.2). All group adds run on one executor thread, so
+ * periodically. All group adds run on one executor thread, so
  * they never block a group's apply thread. Adding an existing group counts as success.
  */
 final class GroupReconciler {
   private static final Logger log = LoggerFactory.getLogger(GroupReconciler.class);
 
   private final String nodeId;
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final ScheduledExecutorService executor;
-  private final ClientId clientId = ClientId.randomId();
-  private final AtomicLong callIds = new AtomicLong();
 
-  GroupReconciler(String nodeId, RaftServer server, NodeStore store, ReplicaDirectory directory,
+  GroupReconciler(String nodeId, RangeConsensus consensus, NodeStore store, ReplicaDirectory directory,
       ScheduledExecutorService executor) {
     this.nodeId = nodeId;
-    this.server = server;
+    this.consensus = consensus;
     this.store = store;
     this.directory = directory;
     this.executor = executor;
@@ -71,10 +61,9 @@ final class GroupReconciler {
 
   private void reconcileAll() {
     try {
-      Set<RaftGroupId> running = new HashSet<>();
-      server.getGroupIds().forEach(running::add);
+      Set<Long> running = consensus.openRanges();
       for (RangeLocalState s : store.allRangeStates()) {
-        if (!running.contains(RangeGroups.groupId(s.rangeId())) && s.descriptor().replicas().contains(nodeId)
+        if (!running.contains(s.rangeId()) && s.descriptor().replicas().contains(nodeId)
             && DormancyRecord.dormantAt(store, s.rangeId()).isEmpty()) {
           log.info("reconcile adds missing group rangeId={}", s.rangeId());
           ensureNow(s.rangeId(), 0);
@@ -92,27 +81,17 @@ final class GroupReconciler {
     if (DormancyRecord.dormantAt(store, rangeId).isPresent()) {
       return; // dormant: closed on purpose, reopened by a wake
     }
-    RaftGroupId groupId = RangeGroups.groupId(rangeId);
-    for (RaftGroupId running : server.getGroupIds()) {
-      if (running.equals(groupId)) {
-        return;
-      }
+    if (consensus.isOpen(rangeId)) {
+      return;
     }
     List<RaftReplica> replicas = directory.replicaRecord(rangeId);
     if (replicas.stream().noneMatch(r -> r.getNodeId().equals(nodeId))) {
       return;
     }
-    RaftGroup group = RangeGroups.group(rangeId, replicas);
     try {
-      RaftClientReply reply = server.groupManagement(
-          GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), group));
-      if (reply.isSuccess() || (Throwable) reply.getException() instanceof AlreadyExistsException) {
+      if (consensus.create(rangeId, Member.of(replicas))) {
         log.info("range group added rangeId={} peers={}", rangeId, replicas.size());
-        return;
       }
-      retry(rangeId, attempt, String.valueOf(reply.getException()));
-    } catch (AlreadyExistsException e) {
-      return;
     } catch (IOException | RuntimeException e) {
       retry(rangeId, attempt, e.toString());
     }

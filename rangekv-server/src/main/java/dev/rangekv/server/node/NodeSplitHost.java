@@ -6,7 +6,7 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.server.raft.RaftGateway;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.split.SplitHost;
 import java.util.List;
@@ -25,7 +25,7 @@ final class NodeSplitHost implements SplitHost {
 
   @Override
   public Optional<RangeDescriptor> descriptor(long rangeId) {
-    return directory.replica(rangeId).flatMap(RangeStateMachine::descriptor);
+    return directory.replica(rangeId).flatMap(RangeReplica::descriptor);
   }
 
   @Override

@@ -5,7 +5,6 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rangemap.RangeIds;
-import dev.rangekv.meta.state.MetaGroups;
 import dev.rangekv.meta.state.ReportedRange;
 import dev.rangekv.proto.NodeRecord;
 import dev.rangekv.proto.convert.NodeProtos;
@@ -31,14 +30,17 @@ import dev.rangekv.server.observe.HttpSettings;
 import dev.rangekv.server.observe.MetaLeaderSampler;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
-import dev.rangekv.server.observe.RaftMetrics;
 import dev.rangekv.server.observe.Readiness;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.MetaConsensus;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
-import dev.rangekv.server.replica.RangeGroups;
 import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.ratis.RaftMetrics;
+import dev.rangekv.server.ratis.RatisEngine;
 import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
 import dev.rangekv.server.rpc.InputLimits;
 import dev.rangekv.server.rpc.KvServiceImpl;
@@ -67,18 +69,13 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.statemachine.StateMachine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One RangeKV node: a store, a Ratis server hosting one group per range replica, and a gRPC server
- * for clients and admin on its own port. Starting it reopens every replica it held (Ratis finds the
+ * One RangeKV node: a store, a consensus engine running one group per range replica (the Ratis adapter,
+ * {@link RatisEngine}: the one place this node names it), and a gRPC server for clients and admin on its
+ * own port. Starting it reopens every replica it held (the engine finds the
  * group directories; each state machine reads its range record from the store, which is therefore
  * opened first), then reconciles records with running groups.
  */
@@ -94,8 +91,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final NodeConfig config;
   private final NodeStore store;
   private final ReplicaDirectory directory;
-  private final RaftServer raftServer;
-  private final RaftEventLoops raftLoops;
+  private final RatisEngine engine;
+  private final RangeConsensus consensus;
   private final NodeExecutors executors;
   private final GroupReconciler reconciler;
   private final Server grpcServer;
@@ -116,7 +113,6 @@ public final class RangeKvNode implements AutoCloseable {
 
   private RangeKvNode(NodeConfig config) throws IOException {
     this.config = config;
-    ConnectionNoise.install();
     // checked before anything is created or opened: a directory of another node stays as it is
     Optional<ClusterIdentity> identity = ClusterIdentity.read(config.dataDir());
     identity.ifPresent(i -> i.requireNode(config.nodeId(), config.dataDir()));
@@ -138,63 +134,56 @@ public final class RangeKvNode implements AutoCloseable {
               () -> MetaLocator.candidateAddresses(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
           .orElse(null);
       this.health = new NodeHealth(store, Optional.ofNullable(meta));
-      org.apache.ratis.conf.Parameters raftParameters = tls.map(NodeTls::raftParameters)
-          .orElseGet(org.apache.ratis.conf.Parameters::new);
-      this.raftLoops = RaftEventLoops.install(config.nodeId(), config.tuning().grpcWorkerThreads(), raftParameters);
-      undo.onFailure(raftLoops::close);
-      if (meta != null) {
-        meta.useRaftParameters(raftParameters);
-      }
-      StateMachine.Registry registry = groupId -> {
-        if (MetaGroups.isMeta(groupId)) {
-          if (meta == null) {
-            throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
-          }
-          return meta.newStateMachine();
-        }
-        return directory.newReplica(rangeIdOf(groupId));
-      };
-      // Ratis opens every group directory it finds: dormant ranges' directories are parked first
-      DormantGroups.parkAtStart(store, config.dataDir().resolve("raft"));
-      RaftMetrics.withoutJmx();
-      RaftServer.Builder builder = RaftServer.newBuilder()
-          .setServerId(RaftPeerId.valueOf(config.nodeId()))
-          .setProperties(config.tuning().toProperties(config.dataDir().resolve("raft"), config.host(), config.raftPort()))
-          .setStateMachineRegistry(registry)
-          .setParameters(raftParameters)
-          .setOption(RaftStorage.StartupOption.RECOVER);
-      // A meta replica reopened from its directory alone starts with an empty configuration, and one that
-      // is catching up by snapshot then shuts itself down on its first election timeout; with its peers
-      // given it does not (Ratis 3.3.0).
-      MetaPeersFile.read(config.dataDir()).ifPresent(peers -> builder.setGroup(MetaGroups.group(peers)));
-      // Ratis exits the JVM when its port is taken: a port still held (by the previous run of this node
-      // closing, or by another process) is waited for a moment, then refused as an error
-      RaftPortCheck.awaitFree(config.host(), config.raftPort(), RAFT_PORT_WAIT);
-      this.raftServer = builder.build();
-      undo.onFailure(raftServer::close);
-      raftServer.start();
       this.executors = NodeExecutors.start(config.nodeId());
       undo.onFailure(executors::shutdownNow);
+      this.engine = RatisEngine.start(new RatisEngine.Config(config.nodeId(), config.host(), config.raftPort(),
+          config.dataDir().resolve("raft"), config.dataDir(), config.tuning().engine(), config.tls(), RAFT_PORT_WAIT,
+          Duration.ofSeconds(10)), new RatisEngine.Host() {
+            @Override
+            public Iterable<Long> ranges() {
+              return store.allRangeStates().stream().map(RangeLocalState::rangeId).toList();
+            }
+
+            @Override
+            public boolean dormant(long rangeId) {
+              return DormancyRecord.dormantAt(store, rangeId).isPresent();
+            }
+
+            @Override
+            public dev.rangekv.server.replica.RangeReplica newReplica(long rangeId) {
+              return directory.newReplica(rangeId);
+            }
+
+            @Override
+            public void metaOpened(MetaConsensus.Opened replica) {
+              if (meta == null) {
+                throw new IllegalStateException("node " + config.nodeId() + " runs without a meta range but holds a meta replica");
+              }
+              meta.opened(replica);
+            }
+          }, executors.moves());
+      undo.onFailure(engine::close);
+      this.consensus = engine.ranges();
       ScheduledExecutorService groupExecutor = executors.groups();
       ExecutorService moveExecutor = executors.moves();
-      this.reconciler = new GroupReconciler(config.nodeId(), raftServer, store, directory, groupExecutor);
+      this.reconciler = new GroupReconciler(config.nodeId(), consensus, store, directory, groupExecutor);
       directory.onChildRecorded(reconciler::ensure);
       reconciler.start(RECONCILE_MILLIS);
-      this.gateway = new RaftGateway(raftServer, directory, Duration.ofSeconds(10));
+      this.gateway = new RaftGateway(consensus, directory);
       InputLimits limits = InputLimits.defaults();
       Path transfers = config.dataDir().resolve("transfers");
       SpanFetcher.clearStaged(transfers);
       MoveOptions moveOptions = MoveOptions.defaults();
       SpanFetcher fetcher = new SpanFetcher(store, directory, channels, transfers, moveExecutor);
       directory.onFetchSpan(fetcher::fetch);
-      LocalReplicas local = new LocalReplicas(raftServer, store, directory, fetcher, replica());
+      LocalReplicas local = new LocalReplicas(consensus, store, directory, fetcher, replica());
       SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
-      ReplicaChanges changes = new ReplicaChanges(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
-      MergeCoordinator merges = new MergeCoordinator(raftServer, gateway, directory, channels, local, moveExecutor, moveOptions);
+      ReplicaChanges changes = new ReplicaChanges(consensus, gateway, directory, channels, local, moveExecutor, moveOptions);
+      MergeCoordinator merges = new MergeCoordinator(consensus, gateway, directory, channels, local, moveExecutor, moveOptions);
       ProposalBuffers proposals = new ProposalBuffers(gateway,
           ProposalBuffers.Limits.forNode(config.tuning().nodeEntriesInFlight(), System.getProperties()), groupExecutor);
-      RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, raftServer,
-          new DormantGroups(raftServer, directory, config.dataDir().resolve("raft")), channels, gateway, groupExecutor,
+      RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, consensus,
+          new DormantGroups(consensus, directory), channels, gateway, groupExecutor,
           System::currentTimeMillis);
       this.waker = new RangeWaker(dormancyNode);
       gateway.onDormant(rangeId -> {
@@ -220,7 +209,7 @@ public final class RangeKvNode implements AutoCloseable {
         public int leaders() {
           return leadersHeld();
         }
-      }) : null;
+      }, registry -> new RaftMetrics(config.nodeId(), registry)) : null;
       if (metrics != null) {
         undo.onFailure(metrics::close);
         directory.onApplied(metrics.raft()::applied);
@@ -234,13 +223,13 @@ public final class RangeKvNode implements AutoCloseable {
       this.heartbeats = new HeartbeatBuilder(new HeartbeatBuilder.Self(config.nodeId(), config.clientAddress(),
           config.raftAddress(), config.meta().zone(), config.dataDir(), http == null ? "" : http.address(),
           config.meta().labels()),
-          raftServer, directory, store, load);
+          consensus, directory, store, load);
       GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
       this.grpcServer = NodeGrpcServer.start(config, tls, Optional.ofNullable(grpcMetrics), clusterId, health.grpc(),
           executors.kv(), List.of(
               new KvServiceImpl(gateway, proposals, limits, load, executors.kv(),
                   grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
-                  new ReplicaListing(config.nodeId(), raftServer, directory, store)).bindService(),
+                  new ReplicaListing(config.nodeId(), consensus, directory, store)).bindService(),
               new NodeAdminServiceImpl(limits, changes, merges, new SplitProposer(new NodeSplitHost(directory,
                   gateway), store, meta != null ? meta.rangeIds(moveExecutor) : RangeIdSource.absent(),
                   waker::splitApplied)).bindService(),
@@ -255,7 +244,7 @@ public final class RangeKvNode implements AutoCloseable {
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
         undo.onFailure(meta::close);
-        meta.start(raftServer, this::heartbeat, () -> MetaPeersFile.delete(config.dataDir()));
+        meta.start(engine.meta(), this::heartbeat, () -> { }); // the engine forgot the meta voters already
       }
       groupExecutor.scheduleWithFixedDelay(health::publish, 0, 1, TimeUnit.SECONDS);
       if (http != null) {
@@ -280,11 +269,11 @@ public final class RangeKvNode implements AutoCloseable {
     int n = 0;
     for (var replica : directory.replicas()) {
       try {
-        if (raftServer.getDivision(RangeGroups.groupId(replica.rangeId())).getInfo().isLeader()) {
+        if (consensus.leadership(replica.rangeId()).map(l -> l.leader()).orElse(false)) {
           n++;
         }
-      } catch (IOException | IllegalStateException e) {
-        // its group is closed or starting: not a leader now
+      } catch (IllegalStateException e) {
+        // its group is closing or starting: not a leader now
       }
     }
     return n;
@@ -298,11 +287,6 @@ public final class RangeKvNode implements AutoCloseable {
   /** Starts a node (opening or creating its data directory). */
   public static RangeKvNode start(NodeConfig config) throws IOException {
     return new RangeKvNode(config);
-  }
-
-  private static long rangeIdOf(RaftGroupId groupId) {
-    return RangeGroups.rangeId(groupId)
-        .orElseThrow(() -> new IllegalArgumentException("not a range group: " + groupId));
   }
 
   /**
@@ -346,9 +330,7 @@ public final class RangeKvNode implements AutoCloseable {
    * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
    */
   public void hostMeta(List<RangeKvNode> peers) throws IOException {
-    List<RaftPeer> raftPeers = peers.stream().map(p -> MetaGroups.peer(p.nodeId(), p.config().raftAddress())).toList();
-    MetaPeersFile.write(config.dataDir(), raftPeers);
-    requireMeta().createGroup(raftPeers);
+    requireMeta().createGroup(peers.stream().map(p -> new Member(p.nodeId(), p.config().raftAddress())).toList());
   }
 
   /**
@@ -357,9 +339,7 @@ public final class RangeKvNode implements AutoCloseable {
    */
   private void prepareMetaReplica(List<RaftReplica> voters) throws IOException {
     MetaNode m = requireMeta();
-    List<RaftPeer> peers = voters.stream().map(v -> MetaGroups.peer(v.getNodeId(), v.getRaftAddress())).toList();
-    MetaPeersFile.write(config.dataDir(), peers);
-    m.prepareReplica(peers);
+    m.prepareReplica(Member.of(voters));
   }
 
   /** Registers this node with the cluster at {@code seeds} (client addresses), waiting up to {@code timeout}. */
@@ -411,8 +391,14 @@ public final class RangeKvNode implements AutoCloseable {
     return directory;
   }
 
-  public RaftServer raftServer() {
-    return raftServer;
+  /** The consensus engine of this node's range groups. */
+  public RangeConsensus consensus() {
+    return consensus;
+  }
+
+  /** The consensus engine underneath (tests look inside its groups). */
+  public RatisEngine engine() {
+    return engine;
   }
 
   public NodeStore store() {
@@ -451,7 +437,7 @@ public final class RangeKvNode implements AutoCloseable {
     return Optional.ofNullable(http);
   }
 
-  /** Stops serving and closes Ratis and the store; a node's data survives for a restart. */
+  /** Stops serving and closes the consensus engine and the store; a node's data survives for a restart. */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -469,11 +455,10 @@ public final class RangeKvNode implements AutoCloseable {
     executors.shutdownNow();
     channels.close();
     try {
-      raftServer.close();
+      engine.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("closing Ratis server of " + config.nodeId(), e);
+      throw new UncheckedIOException("closing the consensus engine of " + config.nodeId(), e);
     } finally {
-      raftLoops.close();
       try {
         grpcServer.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package dev.rangekv.server.observe;
 
+import dev.rangekv.server.consensus.ConsensusMeters;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.StoreException;
 import dev.rangekv.storage.StoreStats;
@@ -20,7 +21,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * One node's meters in its own Prometheus registry (nodes of an in-JVM cluster do not share one): JVM
  * and process meters, the store's engine counters, replicas and leaders held, per-range load of the
- * ranges it leads ({@link RangeLoadGauges}), Raft latencies ({@link RaftMetrics}) and, on the meta leader,
+ * ranges it leads ({@link RangeLoadGauges}), Raft latencies (the engine's {@link ConsensusMeters}) and, on the meta leader,
  * the controller's counters.
  * Thread-safe; {@link #close} stops the GC listener.
  */
@@ -28,7 +29,7 @@ public final class NodeMetrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final RangeLoadGauges ranges;
-  private final RaftMetrics raft;
+  private final ConsensusMeters raft;
   private volatile StoreStats lastStore = new StoreStats(0, 0, 0, 0, 0, 0);
   private volatile long lastStoreNanos;
 
@@ -39,7 +40,8 @@ public final class NodeMetrics implements AutoCloseable {
     int leaders();
   }
 
-  public NodeMetrics(String nodeId, NodeStore store, Source source) {
+  public NodeMetrics(String nodeId, NodeStore store, Source source,
+      java.util.function.Function<MeterRegistry, ConsensusMeters> raftMeters) {
     registry.config().commonTags("node", nodeId);
     new JvmMemoryMetrics().bindTo(registry);
     gc.bindTo(registry);
@@ -59,7 +61,7 @@ public final class NodeMetrics implements AutoCloseable {
     storeGauge(store, "rangekv.store.block.cache.hit.ratio", "block cache hits over lookups since the store opened",
         StoreStats::blockCacheHitRatio);
     this.ranges = new RangeLoadGauges(registry, RangeLoadGauges.DEFAULT_CAP);
-    this.raft = new RaftMetrics(nodeId, registry);
+    this.raft = raftMeters.apply(registry);
   }
 
   private void gauge(String name, String help, IntSupplier value) {
@@ -93,8 +95,8 @@ public final class NodeMetrics implements AutoCloseable {
     return ranges;
   }
 
-  /** Raft proposal, apply and log latencies (Ratis' own timers bridged, plus the apply timer). */
-  public RaftMetrics raft() {
+  /** Raft proposal, apply and log latencies (the engine's own timers, plus the apply timer). */
+  public ConsensusMeters raft() {
     return raft;
   }
 

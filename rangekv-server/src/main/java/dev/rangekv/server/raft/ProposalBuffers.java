@@ -48,7 +48,7 @@ public final class ProposalBuffers {
      * One proposal in flight per range: every write that arrives meanwhile joins the next entry. On this
      * 2-core machine, with the CPU the limit, two in flight split 32 writers into entries half as large
      * and cost ~20% more machine CPU per write (per-entry costs on all three replicas: the appendEntries
-     * round trips, the log worker's write and fsync, Ratis' retry cache and apply bookkeeping); see
+     * round trips, the log worker's write and fsync, the engine's retry cache and apply bookkeeping); see
      * BENCHMARKS.md "CPU per write". No node-wide bound by default ({@code RaftTuning#nodeEntriesInFlight},
      * {@code rangekv start --node-entries-in-flight N}): warm, on this 2-core machine, a bound of 1 gave 8
      * busy ranges of one leader ~20% more writes/s (fewer, larger entries), 2 about 55%, but they stayed

@@ -1,63 +1,41 @@
 package dev.rangekv.server.raft;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
-import dev.rangekv.server.replica.ProtoMessage;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.consensus.ConsensusException;
+import dev.rangekv.server.consensus.Leadership;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.RangeKvException;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
-import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftClientRequest;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
-import org.apache.ratis.protocol.exceptions.GroupMismatchException;
-import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.protocol.exceptions.RaftException;
-import org.apache.ratis.protocol.exceptions.ResourceUnavailableException;
-import org.apache.ratis.protocol.exceptions.StateMachineException;
-import org.apache.ratis.server.RaftServer;
 
 /**
- * Submits range commands and queries to the local Ratis division of a range, only when it leads
- * (followers refuse with a leader hint), after the leader's admission check; maps every outcome to a
- * result or a typed {@link RangeKvException}. Failed futures always carry a {@link RangeKvException}.
+ * Submits range commands and queries to the local replica of a range through the consensus engine,
+ * only when it leads (followers refuse with a leader hint), after the leader's admission check; maps
+ * every outcome to a result or a typed {@link RangeKvException}. Failed futures always carry a {@link
+ * RangeKvException}.
  */
 public final class RaftGateway {
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final ReplicaDirectory directory;
-  private final Duration timeout;
-  private final ClientId nodeClientId = ClientId.randomId();
-  private final AtomicLong callIds = new AtomicLong();
-  // rangeId -> the node this node is handing leadership to: while Ratis refuses writes as "stepping
-  // down" and knows no other leader yet, the refusal names the transfer's target so clients go there
+  // rangeId -> the node this node is handing leadership to: while the leader refuses writes as
+  // "stepping down" and knows no other leader yet, the refusal names the transfer's target so clients
+  // go there
   private final Map<Long, String> transfers = new ConcurrentHashMap<>();
 
-  public RaftGateway(RaftServer server, ReplicaDirectory directory, Duration timeout) {
-    this.server = server;
+  public RaftGateway(RangeConsensus consensus, ReplicaDirectory directory) {
+    this.consensus = consensus;
     this.directory = directory;
-    this.timeout = timeout;
   }
 
   /**
@@ -67,7 +45,7 @@ public final class RaftGateway {
   public CompletableFuture<CommandResult> write(RangeCommand cmd) {
     long rangeId = cmd.getHeader().getRangeId();
     Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
-    RangeStateMachine replica = directory.replica(rangeId).orElse(null);
+    RangeReplica replica = directory.replica(rangeId).orElse(null);
     if (refused.isEmpty() && replica != null) {
       refused = replica.admit(cmd);
     }
@@ -97,31 +75,31 @@ public final class RaftGateway {
    * may be a refusal. Fails with a {@link RangeKvException} when the proposal did not complete.
    */
   public CompletableFuture<CommandResult> propose(long rangeId, RangeCommand cmd) {
-    RaftClientRequest request = request(rangeId, nodeClientId, callIds.incrementAndGet(), ProtoMessage.of(cmd),
-        RaftClientRequest.writeRequestType());
-    return submit(request, false).thenApply(reply -> reply.getMessage() instanceof ProtoMessage<?> pm
-        && pm.value() instanceof CommandResult r
-        ? r
-        : parse(() -> CommandResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer())));
+    return typed(rangeId, consensus.propose(rangeId, cmd));
   }
 
-  /** A linearizable read: Ratis confirms leadership (lease or ReadIndex) before the query runs. */
+  /** A linearizable read: the engine confirms leadership (lease or read index) before the query runs. */
   public CompletableFuture<QueryResult> read(RangeQuery query) {
     long rangeId = query.getHeader().getRangeId();
     Optional<RangeKvError> refused = leaderOrRefusal(rangeId);
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
     }
-    RaftClientRequest request =
-        request(rangeId, nodeClientId, callIds.incrementAndGet(), ProtoMessage.of(query), RaftClientRequest.readRequestType());
-    return submit(request, true).thenApply(reply -> {
-      QueryResult result = reply.getMessage() instanceof ProtoMessage<?> pm && pm.value() instanceof QueryResult q
-          ? q
-          : parse(() -> QueryResult.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+    return typed(rangeId, consensus.read(rangeId, query)).thenApply(result -> {
       if (result.hasError()) {
         throw new RangeKvException(result.getError());
       }
       return result;
+    });
+  }
+
+  /** {@code f}, failing with a {@link RangeKvException} for every failure of the engine. */
+  private <T> CompletableFuture<T> typed(long rangeId, CompletableFuture<T> f) {
+    return f.handle((v, error) -> {
+      if (error != null) {
+        throw new RangeKvException(failure(error, rangeId));
+      }
+      return v;
     });
   }
 
@@ -165,105 +143,39 @@ public final class RaftGateway {
           ? RangeKvErrors.rangeNotFound(rangeId)
           : RangeKvErrors.rangeMoved(current, "range " + rangeId + " no longer lives on this node"));
     }
-    RaftServer.Division division;
-    try {
-      division = server.getDivision(RangeGroups.groupId(rangeId));
-    } catch (IOException e) {
+    Optional<Leadership> leadership = consensus.leadership(rangeId);
+    if (leadership.isEmpty()) {
       return Optional.of(RangeKvErrors.rangeNotFound(rangeId));
     }
-    if (division.getInfo().isLeader()) {
+    if (leadership.get().leader()) {
       return Optional.empty();
     }
-    String leader = division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString();
-    return Optional.of(notLeader(rangeId, leader, true));
+    return Optional.of(notLeader(rangeId, leadership.get().leaderId(), true));
   }
 
-  private RaftClientRequest request(long rangeId, ClientId clientId, long callId, Message body, RaftClientRequest.Type type) {
-    RaftGroupId groupId = RangeGroups.groupId(rangeId);
-    return RaftClientRequest.newBuilder()
-        .setClientId(clientId)
-        .setServerId(server.getId())
-        .setGroupId(groupId)
-        .setCallId(callId)
-        .setMessage(body)
-        .setType(type)
-        .build();
-  }
-
-  private CompletableFuture<RaftClientReply> submit(RaftClientRequest request, boolean readOnly) {
-    long rangeId = RangeGroups.rangeId(request.getRaftGroupId()).orElse(-1);
-    CompletableFuture<RaftClientReply> future;
-    try {
-      // straight to the range's division: the server-level call hops to Ratis' client pool and parks
-      // the calling thread on a join until the hop returns (a thread switch and a blocked thread per call)
-      future = server.getDivision(request.getRaftGroupId()) instanceof RaftClientAsynchronousProtocol division
-          ? division.submitClientRequestAsync(request)
-          : server.submitClientRequestAsync(request);
-    } catch (IOException e) {
-      return CompletableFuture.failedFuture(new RangeKvException(failure(e, rangeId, true)));
-    }
-    return future
-        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .handle((reply, error) -> {
-          if (error != null) {
-            throw new RangeKvException(failure(error, rangeId, readOnly));
-          }
-          if (!reply.isSuccess()) {
-            throw new RangeKvException(failure(reply.getException(), rangeId, readOnly));
-          }
-          return reply;
-        });
-  }
-
-  /** Maps a Ratis failure; {@code safe} when the request could not have been applied either way. */
-  private RangeKvError failure(Throwable error, long rangeId, boolean safe) {
+  /** Maps an engine failure to the error the caller sees. */
+  private RangeKvError failure(Throwable error, long rangeId) {
     Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (e instanceof StateMachineException sme && sme.getCause() instanceof RangeKvException rke) {
+    if (e instanceof RangeKvException rke) {
       return rke.error();
     }
-    if (e instanceof NotLeaderException nle) {
-      RaftPeer hint = nle.getSuggestedLeader();
-      String leader = hint == null ? "" : hint.getId().toString();
-      // a leader stepping down fails pending requests with NotLeader: they may still commit
-      return notLeader(rangeId, leader, safe);
+    if (!(e instanceof ConsensusException ce)) {
+      return RangeKvErrors.unavailable("unexpected " + e, false);
     }
-    if (e instanceof GroupMismatchException) {
-      return RangeKvErrors.rangeNotFound(rangeId);
-    }
-    if (e instanceof LeaderSteppingDownException && transfers.containsKey(rangeId)) {
+    return switch (ce.kind()) {
+      case NOT_LEADER -> notLeader(rangeId, ce.leaderHint(), ce.definitelyNotApplied());
+      case NO_GROUP -> RangeKvErrors.rangeNotFound(rangeId);
       // refused before it was appended: send the caller to the node taking over
-      return notLeader(rangeId, "", true);
-    }
-    if (e instanceof LeaderNotReadyException
-        || e instanceof LeaderSteppingDownException
-        || e instanceof ResourceUnavailableException) {
-      return RangeKvErrors.unavailable(e.getClass().getSimpleName() + ": " + e.getMessage(), true);
-    }
-    if (e instanceof TimeoutException) {
-      return RangeKvErrors.unavailable("timed out after " + timeout.toMillis() + " ms", safe);
-    }
-    if (e instanceof RaftException || e instanceof IOException) {
-      return RangeKvErrors.unavailable(e.getClass().getSimpleName() + ": " + e.getMessage(), safe);
-    }
-    return RangeKvErrors.unavailable("unexpected " + e, safe);
+      case STEPPING_DOWN -> transfers.containsKey(rangeId) ? notLeader(rangeId, "", true)
+          : RangeKvErrors.unavailable(ce.getMessage(), true);
+      case NOT_READY, TIMED_OUT, FAILED -> RangeKvErrors.unavailable(ce.getMessage(), ce.definitelyNotApplied());
+    };
   }
 
   /** NOT_LEADER naming {@code leader}, or the target of a transfer in progress when no leader is known. */
   private RangeKvError notLeader(long rangeId, String leader, boolean safe) {
-    String hint = leader.isEmpty() || leader.equals(server.getId().toString())
+    String hint = leader.isEmpty() || leader.equals(consensus.selfId())
         ? transfers.getOrDefault(rangeId, leader) : leader;
     return RangeKvErrors.notLeader(rangeId, hint, hint.isEmpty() ? "" : directory.addressOf(hint), safe);
-  }
-
-  private interface Parser<T> {
-    T parse() throws InvalidProtocolBufferException;
-  }
-
-  private static <T> T parse(Parser<T> parser) {
-    try {
-      return parser.parse();
-    } catch (InvalidProtocolBufferException e) {
-      throw new RangeKvException(RangeKvErrors.unavailable("undecodable reply: " + e.getMessage(), false));
-    }
   }
 }

@@ -20,7 +20,7 @@ import java.util.Optional;
  * The apply step of the descriptor changes of moves and merges, each into one synced batch with the
  * applied index (already validated against bounds and generation):
  * <ul>
- *   <li>change replicas: the replica set after a committed Ratis configuration change, generation + 1;
+ *   <li>change replicas: the replica set after a committed membership change, generation + 1;
  *   <li>freeze / unfreeze: the right range of a merge refuses everything but the unfreeze;
  *   <li>merge: the left range takes over its frozen right neighbour's span, generation = max + 1, and
  *       the union of both ranges' dedupe records.

@@ -3,8 +3,8 @@ package dev.rangekv.server.replica;
 import dev.rangekv.proto.RangeKvError;
 
 /**
- * Carries a typed {@link RangeKvError} through Ratis (e.g. a refusal in {@code startTransaction},
- * which Ratis wraps into a {@code StateMachineException}) back to the gRPC edge.
+ * Carries a typed {@link RangeKvError} through the consensus engine (e.g. the replica's refusal of a
+ * proposal, which the engine hands back to the proposer) back to the gRPC edge.
  */
 public final class RangeKvException extends RuntimeException {
   private final transient RangeKvError error;

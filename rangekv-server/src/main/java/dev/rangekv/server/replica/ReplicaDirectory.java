@@ -23,13 +23,13 @@ import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
 /**
- * The node's directory of live range replicas (one state machine per Ratis group) and of node
+ * The node's directory of live range replicas (one per range group this node runs) and of node
  * addresses, learnt from the replica records in the store. Also the {@link ReplicaHost} the state
  * machines call back. Thread-safe.
  */
 public final class ReplicaDirectory implements ReplicaHost {
   private final NodeStore store;
-  private final Map<Long, RangeStateMachine> replicas = new ConcurrentHashMap<>();
+  private final Map<Long, RangeReplica> replicas = new ConcurrentHashMap<>();
   private final Map<String, String> clientAddresses = new ConcurrentHashMap<>();
   private volatile LongConsumer childRecorded = id -> {};
   private volatile BiFunction<Long, String, CompletableFuture<StagedSpan>> spanFetcher =
@@ -127,16 +127,16 @@ public final class ReplicaDirectory implements ReplicaHost {
     return successors.getOrDefault(rangeId, List.of());
   }
 
-  /** A new state machine for a group of this node (Ratis' state machine registry). */
-  public RangeStateMachine newReplica(long rangeId) {
-    return new RangeStateMachine(rangeId, store, this);
+  /** A new replica of {@code rangeId} on this node, for the engine opening its group. */
+  public RangeReplica newReplica(long rangeId) {
+    return new RangeReplica(rangeId, store, this);
   }
 
-  public Optional<RangeStateMachine> replica(long rangeId) {
+  public Optional<RangeReplica> replica(long rangeId) {
     return Optional.ofNullable(replicas.get(rangeId));
   }
 
-  public Collection<RangeStateMachine> replicas() {
+  public Collection<RangeReplica> replicas() {
     return List.copyOf(replicas.values());
   }
 
@@ -170,13 +170,13 @@ public final class ReplicaDirectory implements ReplicaHost {
   }
 
   @Override
-  public void register(RangeStateMachine replica) {
+  public void register(RangeReplica replica) {
     replicaRecord(replica.rangeId());
     replicas.put(replica.rangeId(), replica);
   }
 
   @Override
-  public void unregister(RangeStateMachine replica) {
+  public void unregister(RangeReplica replica) {
     replicas.remove(replica.rangeId(), replica);
   }
 
@@ -184,7 +184,7 @@ public final class ReplicaDirectory implements ReplicaHost {
   public void splitApplied(SplitOutcome outcome) {
     outcome.peers().forEach(r -> clientAddresses.put(r.getNodeId(), r.getClientAddress()));
     long child = outcome.child().rangeId();
-    RangeStateMachine pending = replicas.get(child);
+    RangeReplica pending = replicas.get(child);
     if (pending != null) {
       pending.learn();
     }

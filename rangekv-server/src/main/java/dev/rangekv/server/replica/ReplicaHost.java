@@ -11,10 +11,10 @@ import java.util.concurrent.CompletableFuture;
 /** What a range state machine needs from the node hosting it. Implementations are thread-safe. */
 public interface ReplicaHost {
   /** A state machine finished {@code initialize}. */
-  void register(RangeStateMachine replica);
+  void register(RangeReplica replica);
 
   /** A state machine closed. */
-  void unregister(RangeStateMachine replica);
+  void unregister(RangeReplica replica);
 
   /**
    * Called on the parent's apply thread after a split's batch is durable: create the child's group
@@ -30,7 +30,7 @@ public interface ReplicaHost {
 
   /**
    * Fetches {@code rangeId}'s span snapshot from the node {@code leaderNodeId} (asynchronously, never
-   * on the caller's thread); fails when it cannot, so Ratis asks again later.
+   * on the caller's thread); fails when it cannot, so the engine asks again later.
    */
   default CompletableFuture<StagedSpan> fetchSpan(long rangeId, String leaderNodeId) {
     return CompletableFuture.failedFuture(new UnsupportedOperationException("span snapshots are not wired"));

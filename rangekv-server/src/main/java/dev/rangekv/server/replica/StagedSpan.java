@@ -3,7 +3,7 @@ package dev.rangekv.server.replica;
 /**
  * A range's span snapshot fetched from the leader's node and staged on local disk: the data of the
  * range's span and its local state at one applied index. Installed by the state machine as soon as it
- * arrives, before Ratis learns its index (so a crash never leaves Ratis ahead of the store), or
+ * arrives, before the consensus engine learns its index (so a crash never leaves the engine ahead of the store), or
  * discarded. Not thread-safe: one owner at a time.
  */
 public interface StagedSpan {

@@ -50,7 +50,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The client KV API of a node: input limits, then the range's Ratis group: writes through its {@link
+ * The client KV API of a node: input limits, then the range's group: writes through its {@link
  * ProposalBuffers} (grouped into shared entries), reads through {@link RaftGateway}.
  * Every failure reaches the client as a gRPC status with a typed {@link RangeKvError} in the trailers.
  * Served requests are recorded in the node's {@link LoadRecorder} before the reply is sent.

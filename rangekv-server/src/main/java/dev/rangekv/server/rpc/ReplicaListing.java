@@ -3,13 +3,12 @@ package dev.rangekv.server.rpc;
 import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.proto.ListRangesResponse;
 import dev.rangekv.proto.ReplicaStatus;
-import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.consensus.GroupStatus;
+import dev.rangekv.server.consensus.RangeConsensus;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
-import java.io.IOException;
 import java.util.Optional;
-import org.apache.ratis.server.RaftServer;
 
 /**
  * The replicas a node holds, as its public {@code KvService.ListRanges} answers: each open group's
@@ -18,13 +17,13 @@ import org.apache.ratis.server.RaftServer;
  */
 public final class ReplicaListing {
   private final String nodeId;
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final ReplicaDirectory directory;
   private final NodeStore store;
 
-  public ReplicaListing(String nodeId, RaftServer server, ReplicaDirectory directory, NodeStore store) {
+  public ReplicaListing(String nodeId, RangeConsensus consensus, ReplicaDirectory directory, NodeStore store) {
     this.nodeId = nodeId;
-    this.server = server;
+    this.consensus = consensus;
     this.directory = directory;
     this.store = store;
   }
@@ -32,20 +31,24 @@ public final class ReplicaListing {
   /** This node's replicas now: open groups with their leadership, then ranges dormant here. */
   public ListRangesResponse list() {
     ListRangesResponse.Builder b = ListRangesResponse.newBuilder().setNodeId(nodeId);
-    for (RangeStateMachine r : directory.replicas()) {
+    for (RangeReplica r : directory.replicas()) {
       Optional<RangeDescriptor> d = r.descriptor();
       if (d.isEmpty()) {
         continue;
       }
       ReplicaStatus.Builder s = ReplicaStatus.newBuilder().setRange(directory.toProto(d.get()));
+      Optional<GroupStatus> group;
       try {
-        RaftServer.Division division = server.getDivision(RangeGroups.groupId(r.rangeId()));
-        s.setLeader(division.getInfo().isLeader())
-            .setLeaderNodeId(division.getInfo().getLeaderId() == null ? "" : division.getInfo().getLeaderId().toString())
-            .setAppliedIndex(division.getInfo().getLastAppliedIndex());
-      } catch (IOException | IllegalStateException e) {
+        group = consensus.status(r.rangeId());
+      } catch (IllegalStateException e) {
+        group = Optional.empty();
+      }
+      if (group.isEmpty()) {
         continue; // the group closed since the directory listed it, or is still starting
       }
+      s.setLeader(group.get().leadership().leader())
+          .setLeaderNodeId(group.get().leadership().leaderId())
+          .setAppliedIndex(group.get().appliedIndex());
       b.addReplicas(s);
     }
     for (dev.rangekv.storage.RangeLocalState s : store.allRangeStates()) {

@@ -9,15 +9,11 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import javax.net.ssl.SSLException;
-import org.apache.ratis.conf.Parameters;
-import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.grpc.GrpcTlsConfig;
-import org.apache.ratis.security.TlsConf;
 
 /**
  * A node's mutual TLS (TLS 1.3 only) from its {@link TlsFiles}: the client port's server context, the
- * context of its channels to other nodes, and Ratis' parameters (its gRPC server and clients use the same
- * files, and its server refuses every peer but nodes). Immutable.
+ * context of its channels to other nodes, and the files themselves (the consensus engine's transport uses
+ * the same ones). Immutable.
  */
 public final class NodeTls {
   private final TlsFiles files;
@@ -71,20 +67,8 @@ public final class NodeTls {
     return client;
   }
 
-  /** Ratis' parameters: TLS for its server, its log appenders and its clients; only nodes may call its server. */
-  public Parameters raftParameters() {
-    Parameters p = new Parameters();
-    GrpcTlsConfig tls = GrpcTlsConfig.newBuilder()
-        .setName("rangekv-raft")
-        .setPrivateKey(new TlsConf.PrivateKeyConf(file(files.privateKey())))
-        .setKeyCertificates(new TlsConf.CertificatesConf(file(files.certChain())))
-        .setTrustCertificates(new TlsConf.CertificatesConf(file(files.caCert())))
-        .setMutualTls(true)
-        .setProtocols(TlsFiles.PROTOCOL)
-        .build();
-    GrpcConfigKeys.TLS.setConf(p, tls);
-    RaftPeerCheck check = new RaftPeerCheck();
-    GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> builder.intercept(check));
-    return p;
+  /** The files this node's TLS was loaded from (the consensus adapter gives its own transport the same). */
+  public TlsFiles files() {
+    return files;
   }
 }

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One WARN line per refused peer per minute (a misconfigured client retries many times a second). Thread-safe. */
-final class RefusalLog {
+public final class RefusalLog {
   private static final Logger log = LoggerFactory.getLogger(RefusalLog.class);
   private static final long WINDOW_NANOS = 60_000_000_000L;
   /** Entries are pruned when the map grows past this, so a scan of many addresses cannot grow it without bound. */
@@ -15,11 +15,11 @@ final class RefusalLog {
   private final LongSupplier nanoClock;
   private final ConcurrentMap<String, Long> lastLogged = new ConcurrentHashMap<>();
 
-  RefusalLog(LongSupplier nanoClock) {
+  public RefusalLog(LongSupplier nanoClock) {
     this.nanoClock = nanoClock;
   }
 
-  void refused(String port, String peer, String who, String method, String reason) {
+  public void refused(String port, String peer, String who, String method, String reason) {
     long now = nanoClock.getAsLong();
     boolean[] warn = {false};
     lastLogged.compute(port + "|" + peer + "|" + who, (k, last) -> {

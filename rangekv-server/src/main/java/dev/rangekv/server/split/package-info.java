@@ -13,7 +13,7 @@
  *       SplitCommand} at the request's generation. Of two proposals at one generation only one
  *       applies; the other's id is a gap.
  *   <li>Apply ({@link dev.rangekv.server.split.SplitApplier}, called by {@code
- *       replica.RangeStateMachine} on every replica after {@code replica.RangeChecks} passed): the
+ *       replica.RangeReplica} on every replica after {@code replica.RangeChecks} passed): the
  *       parent shrinks at generation + 1 and the child is recorded, in one synced write batch.
  *   <li>Child group: once that batch is durable, {@code replica.ReplicaDirectory} tells {@code
  *       node.GroupReconciler}, which creates the child's Raft group on this node (and re-creates it at

@@ -8,8 +8,8 @@ import dev.rangekv.proto.RangeStatsProto;
 import dev.rangekv.proto.WeightedKeyProto;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.meta.HeartbeatRequest;
-import dev.rangekv.server.replica.RangeGroups;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.consensus.RangeConsensus;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.SpanSize;
@@ -18,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +37,7 @@ public final class HeartbeatBuilder {
    *
    * @param nodeId the node's id
    * @param address client gRPC host:port
-   * @param raftAddress Ratis host:port
+   * @param raftAddress the host:port its Raft peers reach it at
    * @param zone failure domain; empty when zones are not configured
    * @param dataDir where the node's data lives: capacity is its file store's usable space
    * @param httpAddress HTTP host:port of metrics and console; empty when the node has none
@@ -64,14 +62,14 @@ public final class HeartbeatBuilder {
   }
 
   private final Self self;
-  private final RaftServer server;
+  private final RangeConsensus consensus;
   private final ReplicaDirectory directory;
   private final NodeStore store;
   private final LoadRecorder recorder;
 
-  public HeartbeatBuilder(Self self, RaftServer server, ReplicaDirectory directory, NodeStore store, LoadRecorder recorder) {
+  public HeartbeatBuilder(Self self, RangeConsensus consensus, ReplicaDirectory directory, NodeStore store, LoadRecorder recorder) {
     this.self = Objects.requireNonNull(self, "self");
-    this.server = Objects.requireNonNull(server, "server");
+    this.consensus = Objects.requireNonNull(consensus, "consensus");
     this.directory = Objects.requireNonNull(directory, "directory");
     this.store = Objects.requireNonNull(store, "store");
     this.recorder = Objects.requireNonNull(recorder, "recorder");
@@ -90,7 +88,7 @@ public final class HeartbeatBuilder {
     int leaders = 0;
     long bytes = 0;
     double qps = 0;
-    for (RangeStateMachine replica : directory.replicas()) {
+    for (RangeReplica replica : directory.replicas()) {
       Optional<RangeDescriptor> d = replica.descriptor();
       Optional<Leadership> leadership = leadership(replica.rangeId());
       if (d.isEmpty() || leadership.isEmpty()) {
@@ -162,11 +160,9 @@ public final class HeartbeatBuilder {
 
   private Optional<Leadership> leadership(long rangeId) {
     try {
-      RaftServer.Division division = server.getDivision(RangeGroups.groupId(rangeId));
-      RaftPeerId leader = division.getInfo().getLeaderId();
-      return Optional.of(new Leadership(division.getInfo().isLeader(), leader == null ? "" : leader.toString()));
-    } catch (IOException | IllegalStateException e) {
-      return Optional.empty();
+      return consensus.leadership(rangeId).map(l -> new Leadership(l.leader(), l.leaderId()));
+    } catch (IllegalStateException e) {
+      return Optional.empty(); // the group is starting or closing
     }
   }
 

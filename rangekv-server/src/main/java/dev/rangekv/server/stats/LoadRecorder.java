@@ -35,7 +35,7 @@ import java.util.SplittableRandom;
 public final class LoadRecorder {
   /** Priority sample size per range (the controller wants >= 100 sampled keys for a load split). */
   public static final int DEFAULT_CAPACITY = 128;
-  /** Lock stripes per range: enough for the few gRPC and Ratis threads that serve one range at once. */
+  /** Lock stripes per range: enough for the few gRPC and consensus threads that serve one range at once. */
   public static final int DEFAULT_STRIPES = 4;
 
   private final int capacity;

@@ -1,7 +1,7 @@
 package dev.rangekv.server.stats;
 
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.KeyValue;
 import dev.rangekv.storage.NodeStore;
@@ -29,7 +29,7 @@ public final class StoreTailBaselines implements TailBaseline.Lookup {
 
   @Override
   public TailBaseline baseline(long rangeId) {
-    Optional<RangeDescriptor> d = directory.replica(rangeId).flatMap(RangeStateMachine::descriptor);
+    Optional<RangeDescriptor> d = directory.replica(rangeId).flatMap(RangeReplica::descriptor);
     if (d.isEmpty()) {
       return TailBaseline.UNKNOWN;
     }

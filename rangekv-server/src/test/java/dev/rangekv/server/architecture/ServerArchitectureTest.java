@@ -33,5 +33,18 @@ class ServerArchitectureTest {
           + " NodeAdminClient's blocking chain is a tool for tests and benchmarks");
 
   @ArchTest
+  static final ArchRule ratisStaysInItsAdapter = noClasses().that().resideOutsideOfPackage("dev.rangekv.server.ratis..")
+      .should().dependOnClassesThat().resideInAnyPackage("org.apache.ratis..", "dev.rangekv.meta.ratis..")
+      .because("the node talks to Raft through its own seam (dev.rangekv.server.consensus); Ratis is one adapter"
+          + " that another engine replaces without touching the operations");
+
+  @ArchTest
+  static final ArchRule onlyTheNodeWiresTheAdapter = noClasses().that().resideOutsideOfPackages(
+          "dev.rangekv.server.ratis..", "dev.rangekv.server.node..")
+      .should().dependOnClassesThat().resideInAPackage("dev.rangekv.server.ratis..")
+      .because("operations (raft, replica, move, merge, dormancy, split, rpc, stats, observe, meta) see the"
+          + " consensus seam only; the node starts the engine");
+
+  @ArchTest
   static final ArchRule packagesFormNoCycle = slices().matching("dev.rangekv.(**)").should().beFreeOfCycles();
 }

@@ -91,7 +91,7 @@ class DormantRangeIT {
         cluster.restart(i);
       }
       for (int i = 0; i < cluster.size(); i++) {
-        assertThat(cluster.node(i).raftServer().getGroupIds()).as("groups open after restart on node %d", i).isEmpty();
+        assertThat(cluster.node(i).engine().server().getGroupIds()).as("groups open after restart on node %d", i).isEmpty();
       }
       try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
@@ -115,7 +115,7 @@ class DormantRangeIT {
     Await.until(Duration.ofSeconds(90), "every range dormant on every node", () -> {
       for (int i : nodes) {
         RangeKvNode n = cluster.node(i);
-        if (!n.directory().replicas().isEmpty() || n.raftServer().getGroupIds().iterator().hasNext()) {
+        if (!n.directory().replicas().isEmpty() || n.engine().server().getGroupIds().iterator().hasNext()) {
           return false;
         }
         if (n.store().allRangeStates().size() != RANGES) {

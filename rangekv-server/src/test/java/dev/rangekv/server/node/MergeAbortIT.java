@@ -8,7 +8,7 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
@@ -67,7 +67,7 @@ class MergeAbortIT {
 
       // Refused before the freeze: the right range was never frozen anywhere and serves at once.
       for (int n = 0; n < cluster.size(); n++) {
-        assertThat(cluster.node(n).directory().replica(rightId).map(RangeStateMachine::isFrozen).orElse(false))
+        assertThat(cluster.node(n).directory().replica(rightId).map(RangeReplica::isFrozen).orElse(false))
             .as("right range frozen on n%d", n + 1).isFalse();
       }
       router.put("r", "3");
@@ -99,7 +99,7 @@ class MergeAbortIT {
       Await.until(Duration.ofSeconds(30), "both ranges ready on every node", () -> {
         for (int n = 0; n < cluster.size(); n++) {
           for (long id : List.of(leftId, rightId)) {
-            if (cluster.node(n).directory().replica(id).flatMap(RangeStateMachine::descriptor).isEmpty()) {
+            if (cluster.node(n).directory().replica(id).flatMap(RangeReplica::descriptor).isEmpty()) {
               return false;
             }
           }
@@ -156,7 +156,7 @@ class MergeAbortIT {
       Await.until(Duration.ofSeconds(30), "the restarted node to apply the unfreeze",
           () -> !anyFrozen(cluster, rightId)
               && List.of(0, 1, 2).stream().allMatch(n -> cluster.node(n).directory().replica(rightId)
-                  .flatMap(RangeStateMachine::descriptor).isPresent()));
+                  .flatMap(RangeReplica::descriptor).isPresent()));
       writers.verify(router, 2);
     }
   }
@@ -164,7 +164,7 @@ class MergeAbortIT {
   private static boolean anyFrozen(LocalCluster cluster, long rangeId) {
     for (int n = 0; n < cluster.size(); n++) {
       if (cluster.isRunning(n)
-          && cluster.node(n).directory().replica(rangeId).map(RangeStateMachine::isFrozen).orElse(false)) {
+          && cluster.node(n).directory().replica(rangeId).map(RangeReplica::isFrozen).orElse(false)) {
         return true;
       }
     }

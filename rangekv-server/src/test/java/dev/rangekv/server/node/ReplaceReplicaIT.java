@@ -11,7 +11,7 @@ import dev.rangekv.proto.admin.AddReplicaRequest;
 import dev.rangekv.proto.admin.NodeAdminServiceGrpc;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
 import io.grpc.ManagedChannel;
@@ -64,7 +64,7 @@ class ReplaceReplicaIT {
       assertThat(after.getReplicasList()).extracting(ReplicaProto::getNodeId).containsExactlyInAnyOrderElementsOf(expected);
       int gone = Integer.parseInt(leaving.substring(1)) - 1;
       Await.until(Duration.ofSeconds(30), "the replaced replica dropped", () -> {
-        for (org.apache.ratis.protocol.RaftGroupId g : cluster.node(gone).raftServer().getGroupIds()) {
+        for (org.apache.ratis.protocol.RaftGroupId g : cluster.node(gone).engine().server().getGroupIds()) {
           if (g.equals(RangeGroups.groupId(1))) {
             return false;
           }
@@ -101,7 +101,7 @@ class ReplaceReplicaIT {
       }
       RangeDescriptorProto now = mover.locate(1).orElseThrow().range();
       assertThat(now).isEqualTo(loc.range());
-      assertThat(cluster.node(3).raftServer().getGroupIds()).doesNotContain(RangeGroups.groupId(1));
+      assertThat(cluster.node(3).engine().server().getGroupIds()).doesNotContain(RangeGroups.groupId(1));
     }
   }
 
@@ -170,7 +170,7 @@ class ReplaceReplicaIT {
       while (running) {
         for (int i = 0; i < cluster.size(); i++) {
           try {
-            RaftServer.Division d = cluster.node(i).raftServer().getDivision(RangeGroups.groupId(rangeId));
+            RaftServer.Division d = cluster.node(i).engine().server().getDivision(RangeGroups.groupId(rangeId));
             var conf = d.getRaftConf();
             maxVoters.accumulateAndGet(Math.max(conf.getCurrentPeers().size(), conf.getPreviousPeers().size()),
                 Math::max);

@@ -7,7 +7,7 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.CompareAndSetRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.WriteId;
-import dev.rangekv.server.replica.RangeGroups;
+import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ class RestartAndReconcileIT {
         }
         // drop one range's group on one node, as if the child creation after a split was lost
         RangeDescriptorProto victim = router.lookup(Key.utf8(Writers.key(60_000))).orElseThrow();
-        RaftServer server = cluster.node(2).raftServer();
+        RaftServer server = cluster.node(2).engine().server();
         server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
             RangeGroups.groupId(victim.getRangeId()), true, false));
         assertThat(cluster.node(2).directory().replica(victim.getRangeId())).isEmpty();

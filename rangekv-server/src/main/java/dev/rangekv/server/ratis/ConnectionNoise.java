@@ -1,4 +1,4 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package dev.rangekv.meta.state;
+package dev.rangekv.meta.ratis;
 
 import dev.rangekv.proto.meta.MetaSnapshot;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.rangekv.server.replica;
+package dev.rangekv.server.ratis;
 
 import com.google.protobuf.MessageLite;
 import org.apache.ratis.protocol.Message;

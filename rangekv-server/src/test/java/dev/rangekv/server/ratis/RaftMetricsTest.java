@@ -1,4 +1,4 @@
-package dev.rangekv.server.observe;
+package dev.rangekv.server.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

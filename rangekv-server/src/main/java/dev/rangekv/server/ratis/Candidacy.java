@@ -1,4 +1,4 @@
-package dev.rangekv.server.dormancy;
+package dev.rangekv.server.ratis;
 
 import java.io.IOException;
 import org.apache.ratis.client.impl.ClientProtoUtils;

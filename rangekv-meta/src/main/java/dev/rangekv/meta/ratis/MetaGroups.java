@@ -1,4 +1,4 @@
-package dev.rangekv.meta.state;
+package dev.rangekv.meta.ratis;
 
 import java.util.List;
 import java.util.UUID;

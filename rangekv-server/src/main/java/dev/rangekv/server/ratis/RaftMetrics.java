@@ -1,5 +1,6 @@
-package dev.rangekv.server.observe;
+package dev.rangekv.server.ratis;
 
+import dev.rangekv.server.consensus.ConsensusMeters;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,7 +36,7 @@ import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
  *
  * <p>Thread-safe; a scrape reads the Ratis registries at most every 500 ms.
  */
-public final class RaftMetrics {
+public final class RaftMetrics implements ConsensusMeters {
   private static final java.util.concurrent.atomic.AtomicBoolean JMX_OFF = new java.util.concurrent.atomic.AtomicBoolean();
 
   /**
@@ -127,6 +128,7 @@ public final class RaftMetrics {
   }
 
   /** Records one applied entry that took {@code nanos}. */
+  @Override
   public void applied(long nanos) {
     apply.record(nanos, TimeUnit.NANOSECONDS);
   }

@@ -1,6 +1,6 @@
-package dev.rangekv.server.replica;
+package dev.rangekv.server.ratis;
 
-import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.server.consensus.Member;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -33,11 +33,11 @@ public final class RangeGroups {
         : OptionalLong.empty();
   }
 
-  /** The Raft group of {@code rangeId} on {@code replicas}, peers addressed by their Ratis address. */
-  public static RaftGroup group(long rangeId, List<RaftReplica> replicas) {
-    List<RaftPeer> peers = new ArrayList<>(replicas.size());
-    for (RaftReplica r : replicas) {
-      peers.add(RaftPeer.newBuilder().setId(RaftPeerId.valueOf(r.getNodeId())).setAddress(r.getRaftAddress()).build());
+  /** The Raft group of {@code rangeId} on {@code members}, peers addressed by their Ratis address. */
+  public static RaftGroup group(long rangeId, List<Member> members) {
+    List<RaftPeer> peers = new ArrayList<>(members.size());
+    for (Member m : members) {
+      peers.add(RaftPeer.newBuilder().setId(RaftPeerId.valueOf(m.nodeId())).setAddress(m.raftAddress()).build());
     }
     return RaftGroup.valueOf(groupId(rangeId), peers);
   }

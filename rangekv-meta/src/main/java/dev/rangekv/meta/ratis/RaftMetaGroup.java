@@ -1,5 +1,12 @@
-package dev.rangekv.meta.state;
+package dev.rangekv.meta.ratis;
 
+import dev.rangekv.meta.state.MetaGroup;
+import dev.rangekv.meta.state.MetaView;
+import dev.rangekv.meta.state.MetaState;
+import dev.rangekv.meta.state.MetaChange;
+import dev.rangekv.meta.state.MetaCommands;
+import dev.rangekv.meta.state.NotMetaLeaderException;
+import dev.rangekv.meta.state.MalformedMetaCommandException;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.core.cluster.NodeInfo;
 import dev.rangekv.core.rangemap.RangeIdBlock;
@@ -157,7 +164,7 @@ public final class RaftMetaGroup implements MetaGroup {
   }
 
   /** Proposes an entry already encoded (tests replay scripts of wire entries through it). */
-  CompletableFuture<MetaView> propose(MetaCommand command) {
+  public CompletableFuture<MetaView> propose(MetaCommand command) {
     return submit(command).thenApply(reply -> {
       applied(reply);
       return stateMachine.state();

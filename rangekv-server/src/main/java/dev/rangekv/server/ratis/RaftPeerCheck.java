@@ -1,5 +1,8 @@
-package dev.rangekv.server.security;
+package dev.rangekv.server.ratis;
 
+import dev.rangekv.server.security.PeerIdentity;
+import dev.rangekv.server.security.RefusalLog;
+import dev.rangekv.server.security.Role;
 import java.util.Optional;
 import org.apache.ratis.thirdparty.io.grpc.Grpc;
 import org.apache.ratis.thirdparty.io.grpc.Metadata;

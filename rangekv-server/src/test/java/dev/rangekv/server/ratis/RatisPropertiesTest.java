@@ -1,14 +1,15 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.server.node.RaftTuning;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.junit.jupiter.api.Test;
 
-class RaftTuningTest {
+class RatisPropertiesTest {
   @Test
   void overridesTakeTheRatisKeyAfterThePrefixAndIgnoreOtherProperties() {
     Properties system = new Properties();
@@ -17,16 +18,16 @@ class RaftTuningTest {
     system.setProperty("rangekv.seed", "7");
     system.setProperty("raft.server.log.force.sync.num", "99");
 
-    assertThat(RaftTuning.overrides(system)).containsExactly(java.util.Map.entry("raft.server.log.force.sync.num", "16"));
+    assertThat(RatisProperties.overrides(system)).containsExactly(java.util.Map.entry("raft.server.log.force.sync.num", "16"));
   }
 
   @Test
   void anOverrideWinsOverTheTuning() {
-    String key = RaftTuning.OVERRIDE_PREFIX + RaftServerConfigKeys.Log.FORCE_SYNC_NUM_KEY;
+    String key = RatisProperties.OVERRIDE_PREFIX + RaftServerConfigKeys.Log.FORCE_SYNC_NUM_KEY;
     String before = System.getProperty(key);
     System.setProperty(key, "16");
     try {
-      RaftProperties p = RaftTuning.defaults().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+      RaftProperties p = RatisProperties.of(RaftTuning.defaults().engine(), Path.of("/tmp/unused"), "127.0.0.1", 0);
       assertThat(RaftServerConfigKeys.Log.forceSyncNum(p)).isEqualTo(16);
     } finally {
       if (before == null) {
@@ -35,13 +36,13 @@ class RaftTuningTest {
         System.setProperty(key, before);
       }
     }
-    RaftProperties p = RaftTuning.defaults().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+    RaftProperties p = RatisProperties.of(RaftTuning.defaults().engine(), Path.of("/tmp/unused"), "127.0.0.1", 0);
     assertThat(RaftServerConfigKeys.Log.forceSyncNum(p)).isEqualTo(RaftServerConfigKeys.Log.FORCE_SYNC_NUM_DEFAULT);
   }
 
   @Test
   void aLeaderThatLostItsMajority_standsAgainAfterAnElectionTimeout_andRetriesAFailingFollowerEveryHeartbeat() {
-    RaftProperties p = RaftTuning.forTests().toProperties(Path.of("/tmp/unused"), "127.0.0.1", 0);
+    RaftProperties p = RatisProperties.of(RaftTuning.forTests().engine(), Path.of("/tmp/unused"), "127.0.0.1", 0);
     assertThat(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p).toLong(java.util.concurrent.TimeUnit.MILLISECONDS))
         .isEqualTo(RaftTuning.forTests().rpcTimeoutMax().toMillis());
     org.apache.ratis.retry.RetryPolicy retry = org.apache.ratis.retry.RetryPolicy.parse(

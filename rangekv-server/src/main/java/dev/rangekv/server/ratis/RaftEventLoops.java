@@ -1,4 +1,4 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.conf.Parameters;
@@ -14,7 +14,7 @@ import org.apache.ratis.util.NettyUtils;
  * {@code rangekv start} after Ctrl-C). The node stops these after Ratis has closed its server, when
  * no channel is left on them, without a quiet period.
  *
- * <p>Ratis therefore gets no loops of its own ({@link RaftTuning#toProperties} leaves its group
+ * <p>Ratis therefore gets no loops of its own ({@link RatisProperties#of} leaves its group
  * sizes at 0): its server takes these through the services customizer, and its outbound channels
  * to peers share gRPC's default client loops (released without a wait).
  */

@@ -1,6 +1,6 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
-import dev.rangekv.meta.state.MetaGroups;
+import dev.rangekv.meta.ratis.MetaGroups;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +16,12 @@ import org.apache.ratis.protocol.RaftPeer;
  * The meta group's peers as this node created it, one {@code nodeId=raftAddress} line each, in
  * {@code <data dir>/meta-peers}: read at start so Ratis reopens the meta replica with its configuration.
  */
-final class MetaPeersFile {
+public final class MetaPeersFile {
   private static final String NAME = "meta-peers";
 
   private MetaPeersFile() {}
 
-  static void write(Path dataDir, List<RaftPeer> peers) throws IOException {
+  public static void write(Path dataDir, List<RaftPeer> peers) throws IOException {
     StringBuilder sb = new StringBuilder();
     for (RaftPeer p : peers) {
       sb.append(p.getId()).append('=').append(p.getAddress()).append('\n');
@@ -32,7 +32,7 @@ final class MetaPeersFile {
   }
 
   /** Forgets the peers: this node's meta replica was removed. */
-  static void delete(Path dataDir) {
+  public static void delete(Path dataDir) {
     try {
       Files.deleteIfExists(dataDir.resolve(NAME));
     } catch (IOException e) {
@@ -40,7 +40,7 @@ final class MetaPeersFile {
     }
   }
 
-  static Optional<List<RaftPeer>> read(Path dataDir) {
+  public static Optional<List<RaftPeer>> read(Path dataDir) {
     Path file = dataDir.resolve(NAME);
     if (!Files.exists(file)) {
       return Optional.empty();

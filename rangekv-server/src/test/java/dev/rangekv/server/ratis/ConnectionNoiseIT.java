@@ -1,7 +1,10 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.node.NodeConfig;
+import dev.rangekv.server.node.RaftTuning;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.rangekv.server.node;
+package dev.rangekv.server.ratis;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -15,7 +15,7 @@ final class RaftPortCheck {
 
   static void awaitFree(String host, int port, Duration wait) throws IOException {
     long end = System.nanoTime() + wait.toNanos();
-    while (!NodeConfig.bindable(host, port)) {
+    while (!bindable(host, port)) {
       if (System.nanoTime() >= end) {
         throw new IOException("Raft port " + host + ":" + port + " is in use (waited " + wait.toSeconds() + " s)");
       }
@@ -25,6 +25,17 @@ final class RaftPortCheck {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while waiting for Raft port " + host + ":" + port, e);
       }
+    }
+  }
+
+  /** Whether {@code host:port} can be bound now (a probe: the port may be taken again right after). */
+  private static boolean bindable(String host, int port) {
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(host, port), 1);
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

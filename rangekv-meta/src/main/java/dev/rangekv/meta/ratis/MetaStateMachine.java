@@ -1,5 +1,8 @@
-package dev.rangekv.meta.state;
+package dev.rangekv.meta.ratis;
 
+import dev.rangekv.meta.state.MetaState;
+import dev.rangekv.meta.state.MetaLimits;
+import dev.rangekv.meta.state.MalformedMetaCommandException;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.rangekv.proto.meta.MetaApplyReply;
 import dev.rangekv.proto.meta.MetaCommand;

@@ -1,0 +1,34 @@
+package dev.rangekv.server.consensus;
+
+import dev.rangekv.meta.state.MetaGroup;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The node's consensus engine for the meta range's group: create it here with its voters (remembered, so
+ * a restart reopens it with them), destroy it with its storage, and learn whether the engine closed it
+ * on its own. The replica itself reaches the node as an {@link Opened} when the engine opens the group.
+ * Implementations are thread-safe.
+ */
+public interface MetaConsensus {
+  /** A meta replica the engine opened here: the group the controller uses, and its apply hook. */
+  interface Opened {
+    /** This node's replica of the meta range. */
+    MetaGroup group();
+
+    /** Has {@code listener} called after each entry this replica applies. */
+    void onApplied(Runnable listener);
+  }
+
+  /**
+   * Creates the meta group here with {@code voters} (this node among them, or joining them); false when it
+   * exists already. The engine opens the replica ({@link Opened}) before this returns.
+   */
+  boolean create(List<Member> voters) throws IOException;
+
+  /** Removes the meta group here with its storage and forgets its voters; a no-op when it does not run. */
+  void destroy() throws IOException;
+
+  /** True when the meta group runs here but the engine closed it on its own (it serves nothing). */
+  boolean closedByEngine();
+}

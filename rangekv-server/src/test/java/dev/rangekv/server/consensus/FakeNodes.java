@@ -1,0 +1,100 @@
+package dev.rangekv.server.consensus;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.replica.RaftReplica;
+import dev.rangekv.proto.replica.RaftReplicaList;
+import dev.rangekv.server.raft.ProposalBuffers;
+import dev.rangekv.server.raft.RaftGateway;
+import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.split.SplitApplier;
+import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.RangeLocalState;
+import dev.rangekv.storage.StoreOptions;
+import dev.rangekv.storage.WriteBatchBuilder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Nodes for unit tests on a {@link FakeCluster}: each has its own store (RocksDB in a temporary
+ * directory), replica directory, engine, gateway and proposal buffers, wired as a node wires them; a
+ * split child's group is created on a node as soon as the node applied the split (what the node's
+ * reconciler does).
+ */
+public final class FakeNodes implements AutoCloseable {
+  /**
+   * Every node's client address: nothing listens on port 1, so a node-to-node call (a drop, a wake) fails
+   * at once, as a call to a node that is down does.
+   */
+  public static final String UNREACHABLE = "127.0.0.1:1";
+
+  /** One node's parts. */
+  public record Node(String id, NodeStore store, ReplicaDirectory directory, FakeEngine engine, RaftGateway gateway,
+      ProposalBuffers proposals) {
+    public RaftReplica replica() {
+      return RaftReplica.newBuilder().setNodeId(id).setRaftAddress(id + ":raft").setClientAddress(UNREACHABLE).build();
+    }
+  }
+
+  private final FakeCluster cluster;
+  private final List<Node> nodes = new ArrayList<>();
+  /** The proposal buffers' stall timer: idle without a node-wide bound (the default limits). */
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+  public FakeNodes(FakeCluster cluster, Path dir, int count) {
+    this.cluster = cluster;
+    for (int i = 1; i <= count; i++) {
+      String id = "n" + i;
+      NodeStore store = NodeStore.open(dir.resolve(id), StoreOptions.defaults());
+      ReplicaDirectory directory = new ReplicaDirectory(store);
+      FakeEngine engine = cluster.node(id, directory::newReplica);
+      RaftGateway gateway = new RaftGateway(engine, directory);
+      directory.onChildRecorded(child -> engine.create(child, Member.of(directory.replicaRecord(child))));
+      nodes.add(new Node(id, store, directory, engine, gateway,
+          new ProposalBuffers(gateway, ProposalBuffers.Limits.defaults(), timer)));
+    }
+  }
+
+  public FakeCluster cluster() {
+    return cluster;
+  }
+
+  public List<Node> all() {
+    return List.copyOf(nodes);
+  }
+
+  public Node node(String id) {
+    return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  /** The node leading {@code rangeId} now. */
+  public Node leaderOf(long rangeId) {
+    return node(cluster.leaderOf(rangeId));
+  }
+
+  /** Records range 1 over the whole key space on every node, as a bootstrap does, and creates its group. */
+  public void bootstrap() {
+    List<RaftReplica> replicas = nodes.stream().map(Node::replica).toList();
+    RangeDescriptor root = new RangeDescriptor(1, Key.EMPTY, RangeEnd.INFINITY,
+        nodes.stream().map(Node::id).toList(), 0);
+    for (Node n : nodes) {
+      try (WriteBatchBuilder batch = n.store().newBatch()) {
+        batch.putRangeState(new RangeLocalState(root, 0, 0)).localPut(1, SplitApplier.REPLICAS_FIELD,
+            RaftReplicaList.newBuilder().addAllReplicas(replicas).build().toByteArray());
+        n.store().write(batch);
+      }
+      n.engine().create(1, Member.of(replicas));
+    }
+    cluster.run();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    nodes.forEach(n -> n.store().close());
+  }
+}
