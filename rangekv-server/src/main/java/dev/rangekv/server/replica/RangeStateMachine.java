@@ -233,6 +233,7 @@ public final class RangeStateMachine extends BaseStateMachine {
     SplitOutcome split = null;
     DescriptorChangeApplier.Outcome change = null;
     dev.rangekv.proto.replica.DormancyCommand dormancy = null;
+    dev.rangekv.proto.replica.IngestCommand ingest = null;
     List<CommandApplier.Span> deletedSpans = new java.util.ArrayList<>(0);
     try (WriteBatchBuilder batch = store.newBatch()) {
       Optional<String> refusal = cmd == null ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd, d);
@@ -248,6 +249,11 @@ public final class RangeStateMachine extends BaseStateMachine {
       } else if (cmd.hasDormancy()) {
         result = DormancyRecord.apply(rangeId, cmd.getDormancy(), term, index, batch);
         dormancy = cmd.getDormancy();
+      } else if (cmd.hasIngest()) {
+        ingest = cmd.getIngest();
+        result = dev.rangekv.server.backup.SpanIngest.apply(store, d, ingest, index).toBuilder()
+            .setRange(host.movedDescriptors(d).get(0)).build();
+        batch.setApplied(rangeId, term, index);
       } else if (cmd.hasSplit()) {
         split = SplitApplier.apply(store, d, cmd.getSplit(), term, index, batch);
         result = split.result();
@@ -266,6 +272,9 @@ public final class RangeStateMachine extends BaseStateMachine {
         batch.setApplied(rangeId, term, index);
       }
       store.write(batch);
+    }
+    if (ingest != null) {
+      dev.rangekv.server.backup.SpanIngest.applied(store, ingest, rangeId);
     }
     deletedSpans.forEach(span -> host.spanDeleted(span.lo(), span.hi()));
     if (split != null) {
