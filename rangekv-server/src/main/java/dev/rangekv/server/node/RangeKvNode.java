@@ -251,7 +251,7 @@ public final class RangeKvNode implements AutoCloseable {
               meta != null ? meta.nodeService()
                   : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""),
               new ClusterIdentityServiceImpl(clusterId, config.nodeId()).bindService(),
-              new dev.rangekv.server.backup.BackupServiceImpl(store, source, gateway, moveExecutor).bindService()));
+              new dev.rangekv.server.backup.BackupServiceImpl(store, directory, source, gateway, moveExecutor).bindService()));
       undo.onFailure(grpcServer::shutdownNow);
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
