@@ -1,6 +1,5 @@
 package dev.rangekv.cli.backup;
 
-import dev.rangekv.cli.VersionText;
 import dev.rangekv.cli.cluster.ClusterCommand;
 import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.cli.format.Table;
@@ -91,11 +90,17 @@ public final class BackupCreateCommand extends ClusterCommand {
     throw new dev.rangekv.cli.cluster.CliException("cannot reach the cluster at " + addresses + " to read its id");
   }
 
+  /** This build's version, as {@code rangekv version} prints it (the same filtered resource). */
   static String version() {
-    try {
-      return new VersionText().getVersion()[0].replaceFirst("^rangekv ", "");
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.InputStream in = BackupCreateCommand.class.getResourceAsStream("/dev/rangekv/cli/version.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
     } catch (java.io.IOException e) {
       return "unknown";
     }
+    String v = p.getProperty("version", "").strip();
+    return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
   }
 }

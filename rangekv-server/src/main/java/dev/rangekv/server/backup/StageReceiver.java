@@ -8,6 +8,7 @@ import dev.rangekv.proto.backup.StageFilesResponse;
 import dev.rangekv.proto.backup.StageHeader;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.replica.FileChunk;
+import dev.rangekv.server.replica.RestoreStaging;
 import dev.rangekv.storage.NodeStore;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;

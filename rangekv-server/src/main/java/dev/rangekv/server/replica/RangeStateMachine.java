@@ -251,7 +251,7 @@ public final class RangeStateMachine extends BaseStateMachine {
         dormancy = cmd.getDormancy();
       } else if (cmd.hasIngest()) {
         ingest = cmd.getIngest();
-        result = dev.rangekv.server.backup.SpanIngest.apply(store, d, ingest, index).toBuilder()
+        result = SpanIngest.apply(store, d, ingest, index).toBuilder()
             .setRange(host.movedDescriptors(d).get(0)).build();
         batch.setApplied(rangeId, term, index);
       } else if (cmd.hasSplit()) {
@@ -274,7 +274,7 @@ public final class RangeStateMachine extends BaseStateMachine {
       store.write(batch);
     }
     if (ingest != null) {
-      dev.rangekv.server.backup.SpanIngest.applied(store, ingest, rangeId);
+      SpanIngest.applied(store, ingest, rangeId);
     }
     deletedSpans.forEach(span -> host.spanDeleted(span.lo(), span.hi()));
     if (split != null) {

@@ -1,4 +1,4 @@
-package dev.rangekv.server.backup;
+package dev.rangekv.server.replica;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;

@@ -1,4 +1,4 @@
-package dev.rangekv.server.backup;
+package dev.rangekv.server.replica;
 
 import dev.rangekv.storage.NodeStore;
 import java.io.IOException;
@@ -28,7 +28,7 @@ public final class RestoreStaging {
     return root(store).resolve(restoreId).resolve("r" + rangeId);
   }
 
-  static Path root(NodeStore store) {
+  public static Path root(NodeStore store) {
     return store.dataDir().resolveSibling("restores");
   }
 
@@ -52,7 +52,7 @@ public final class RestoreStaging {
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
