@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
 @Command(name = "create", mixinStandardHelpOptions = true,
     description = "Back up the cluster's ranges (or a span of them) to file:///dir; resumes an unfinished backup there.")
 public final class BackupCreateCommand extends ClusterCommand {
-  @Option(names = "--to", required = true, paramLabel = "URI", description = "where the backup goes: file:///dir")
+  @picocli.CommandLine.Mixin
+  S3Options s3 = new S3Options();
+
+  @Option(names = "--to", required = true, paramLabel = "URI", description = "where the backup goes: file:///dir or s3://bucket/prefix")
   String to;
 
   @ArgGroup(exclusive = false)
@@ -49,10 +52,10 @@ public final class BackupCreateCommand extends ClusterCommand {
     PeerChannels channels = PeerChannels.forCommand(64 << 20,
         options.tls().map(dev.rangekv.client.routing.NodeChannels::clientContext));
     try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls());
-        Destination dest = Destinations.open(to)) {
+        Destination dest = Destinations.open(to, s3.settings())) {
       Optional<BackupRun.Base> base = Optional.empty();
       if (incrementalFrom != null) {
-        try (Destination b = Destinations.open(incrementalFrom)) {
+        try (Destination b = Destinations.open(incrementalFrom, s3.settings())) {
           BackupManifest bm = Manifests.require(b);
           if (!Manifests.complete(bm)) {
             throw new dev.rangekv.cli.cluster.CliException("the base backup at " + incrementalFrom + " is incomplete");

@@ -20,7 +20,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "list", mixinStandardHelpOptions = true,
     description = "List the backup at URI and the backups in its sub-folders.")
 public final class BackupListCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir")
+  @picocli.CommandLine.Mixin
+  S3Options s3 = new S3Options();
+
+  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir or s3://bucket/prefix")
   String uri;
 
   @Option(names = "--json", description = "one JSON array")
@@ -33,7 +36,7 @@ public final class BackupListCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     List<Map<String, Object>> rows = new ArrayList<>();
-    try (Destination dest = Destinations.open(uri)) {
+    try (Destination dest = Destinations.open(uri, s3.settings())) {
       Manifests.read(dest).ifPresent(m -> rows.add(row(dest.uri(), m)));
       for (String child : dest.childrenHolding(Manifests.NAME)) {
         try (Destination d = dest.child(child)) {

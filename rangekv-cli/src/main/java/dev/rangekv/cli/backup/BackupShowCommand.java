@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
 /** {@code rangekv backup show URI}: a backup's manifest, range by range. */
 @Command(name = "show", mixinStandardHelpOptions = true, description = "Show a backup's manifest, range by range.")
 public final class BackupShowCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir")
+  @picocli.CommandLine.Mixin
+  S3Options s3 = new S3Options();
+
+  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir or s3://bucket/prefix")
   String uri;
 
   @Option(names = "--json", description = "the manifest itself (protobuf JSON)")
@@ -31,7 +34,7 @@ public final class BackupShowCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     KeyFormat keys = new KeyFormat(hex);
-    try (Destination dest = Destinations.open(uri)) {
+    try (Destination dest = Destinations.open(uri, s3.settings())) {
       BackupManifest m = Manifests.require(dest);
       if (json) {
         out.println(com.google.protobuf.util.JsonFormat.printer().print(m));

@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true,
     description = "Read every file of a backup back and check checksums, key order and coverage.")
 public final class BackupVerifyCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir")
+  @picocli.CommandLine.Mixin
+  S3Options s3 = new S3Options();
+
+  @Parameters(index = "0", paramLabel = "URI", description = "file:///dir or s3://bucket/prefix")
   String uri;
 
   @CommandLine.Spec
@@ -24,8 +27,8 @@ public final class BackupVerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (Destination dest = Destinations.open(uri)) {
-      BackupVerify.Report r = BackupVerify.run(dest, Manifests.require(dest), Destinations::open);
+    try (Destination dest = Destinations.open(uri, s3.settings())) {
+      BackupVerify.Report r = BackupVerify.run(dest, Manifests.require(dest), u -> Destinations.open(u, s3.settings()));
       if (!r.ok()) {
         r.problems().forEach(p -> out.println("problem: " + p));
         out.flush();

@@ -5,12 +5,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 
-/** Opens a backup's {@link Destination} from its URI: {@code file:///dir}. */
+/** Opens a backup's {@link Destination} from its URI: {@code file:///dir} or {@code s3://bucket/prefix}. */
 public final class Destinations {
   private Destinations() {}
 
   /** The destination at {@code uri}; a malformed or unsupported URI is a {@link CliException}. */
-  public static Destination open(String uri) {
+  public static Destination open(String uri, S3Settings s3) {
     URI u;
     try {
       u = new URI(uri);
@@ -25,7 +25,8 @@ public final class Destinations {
         }
         yield new FileDestination(uri, Path.of(u.getPath()).toAbsolutePath().normalize());
       }
-      default -> throw new CliException("unsupported backup URI " + uri + ": use file:///path");
+      case "s3" -> S3Destination.open(u, s3);
+      default -> throw new CliException("unsupported backup URI " + uri + ": use file:///path or s3://bucket/prefix");
     };
   }
 }

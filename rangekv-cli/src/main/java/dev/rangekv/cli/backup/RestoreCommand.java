@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
 @Command(name = "restore", mixinStandardHelpOptions = true,
     description = "Restore a backup (or a span of it) into the running cluster; refuses spans holding data unless --overwrite.")
 public final class RestoreCommand extends ClusterCommand {
-  @Option(names = "--from", required = true, paramLabel = "URI", description = "the backup: file:///dir")
+  @picocli.CommandLine.Mixin
+  S3Options s3 = new S3Options();
+
+  @Option(names = "--from", required = true, paramLabel = "URI", description = "the backup: file:///dir or s3://bucket/prefix")
   String from;
 
   @ArgGroup(exclusive = false)
@@ -55,14 +58,14 @@ public final class RestoreCommand extends ClusterCommand {
         options.tls().map(dev.rangekv.client.routing.NodeChannels::clientContext));
     try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls());
         KvSession kv = KvSession.open(addresses, options.timeout(), options.tls());
-        Destination dest = Destinations.open(from)) {
+        Destination dest = Destinations.open(from, s3.settings())) {
       BackupManifest m = Manifests.require(dest);
-      BackupVerify.Report report = BackupVerify.run(dest, m, Destinations::open);
+      BackupVerify.Report report = BackupVerify.run(dest, m, u -> Destinations.open(u, s3.settings()));
       if (!report.ok()) {
         throw new CliException("backup at " + from + " failed verification, nothing restored: " + report.problems().get(0));
       }
       out().println("verified " + report.files() + " files of backup " + m.getBackupId());
-      RestoreRun run = new RestoreRun(meta, channels, Destinations::open, out(),
+      RestoreRun run = new RestoreRun(meta, channels, u -> Destinations.open(u, s3.settings()), out(),
           s -> kv.run(c -> c.scan(s.start(), s.end(), ScanOptions.defaults().withLimit(1)).hasNext()),
           Math.max(60_000, options.timeout().toMillis()), keys());
       KeySpan keys = requested.orElse(Manifests.span(m));

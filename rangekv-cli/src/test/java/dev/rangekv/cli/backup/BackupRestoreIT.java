@@ -208,7 +208,7 @@ class BackupRestoreIT {
     Path backups = dir.resolve("backups");
     copyTree(backups.resolve("full"), backups.resolve("resumed"));
     // what a run killed after its first range leaves: an unfinished manifest listing that range
-    Destination dest = Destinations.open(uri("resumed"));
+    Destination dest = Destinations.open(uri("resumed"), S3Settings.DEFAULTS);
     var m = Manifests.require(dest);
     Manifests.write(dest, m.toBuilder().clearRanges().addRanges(m.getRanges(0)).setFinishedAtMillis(0).build());
 
