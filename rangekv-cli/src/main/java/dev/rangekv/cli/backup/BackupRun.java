@@ -74,7 +74,19 @@ final class BackupRun {
       int n = 0;
       for (int i : plan.export()) {
         RangeDescriptorProto d = cluster.ranges().get(i);
-        BackupRange exported = export.export(d, cluster.addresses(d), written -> reusable(s, written));
+        BackupRange exported;
+        try {
+          exported = export.export(d, cluster.addresses(d), written -> reusable(s, written));
+        } catch (CliException e) {
+          if (round == MAX_ROUNDS || !(e.getCause() instanceof io.grpc.StatusRuntimeException)) {
+            throw e;
+          }
+          // a node died or the range moved: plan again from a fresh map once the cluster had a moment
+          progress.printf("r%d: %s; planning again%n", d.getRangeId(), e.getMessage());
+          progress.flush();
+          pause(round);
+          break;
+        }
         BackupRange r = exported.getFilesCount() == 0
             ? s.base().flatMap(b -> baseCopy(b, exported)).orElse(exported) : exported;
         kept.removeIf(k -> Manifests.span(k).overlaps(Manifests.span(r)));
@@ -98,6 +110,16 @@ final class BackupRun {
     BackupManifest finished = m.build();
     Manifests.write(dest, finished);
     return finished;
+  }
+
+  /** Backs off before the next round: a new leader is elected within an election timeout or two. */
+  private static void pause(int round) {
+    try {
+      Thread.sleep(Math.min(5_000, 250L * round));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException("interrupted", e);
+    }
   }
 
   /** The manifest to continue: a new one, or the incomplete one of the same span at the destination. */

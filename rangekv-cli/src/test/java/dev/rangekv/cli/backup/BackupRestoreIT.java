@@ -246,4 +246,13 @@ class BackupRestoreIT {
     assertThat(latest.get("250")).isEqualTo("renamed");
     assertThat(latest.equals(scan("users/"))).as("latest/ holds what users/ holds").isTrue();
   }
+  @Test
+  @Order(8)
+  void aRestoreWhileAReplicasNodeIsDown_failsBeforeAnyKeyOfTheRangeIsVisible() {
+    cluster.stop(2); // the last test: the cluster closes with the node down
+    CliRun r = run("restore", "--from", uri("full"), "--span", "users/", "--into-prefix", "down/");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+    assertThat(r.err()).contains("cannot stage the files of r").contains("was restored");
+    assertThat(scan("down/")).isEmpty();
+  }
 }
