@@ -91,6 +91,8 @@ public final class RangeKvCommand implements Runnable {
     m.put("merge", MergeCommand::new);
     m.put("move", MoveCommand::new);
     m.put("presplit", PresplitCommand::new);
+    m.put("backup", dev.rangekv.cli.backup.BackupCommand::new);
+    m.put("restore", dev.rangekv.cli.backup.RestoreCommand::new);
     m.put("placement", PlacementRulesCommand::new);
     m.put("sim", SimCommand::new);
     m.put("workload", WorkloadCommand::new);

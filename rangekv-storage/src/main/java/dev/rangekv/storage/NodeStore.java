@@ -265,6 +265,27 @@ public final class NodeStore implements AutoCloseable {
     });
   }
 
+  /**
+   * Replaces whatever {@code [lo, hi)} held with the files' contents (a restore applying an entry: the
+   * caller records the applied index). Every file must lie inside the span; the files are hard-linked
+   * (or copied) in and stay where they are.
+   */
+  public void replaceSpan(Key lo, RangeEnd hi, List<Path> sstFiles) throws StoreException {
+    guarded(() -> {
+      transfer.ingest(lo, hi, sstFiles);
+      return null;
+    });
+  }
+
+  /**
+   * Copies the user entries of SST file {@code in} into {@code out}, keys starting with {@code from}
+   * rewritten to start with {@code to} instead, keeping only those inside {@code [lo, hi)}. Returns the
+   * entries written; writes no file when none.
+   */
+  public long rewriteSst(Path in, Path out, Key lo, RangeEnd hi, Key from, Key to) throws StoreException {
+    return guarded(() -> SstRewrite.copy(rocks, in, out, lo, hi, from, to));
+  }
+
   /** Deletes the span's data (a range tombstone; compaction reclaims the space later). */
   public void deleteSpan(Key lo, RangeEnd hi) throws StoreException {
     guarded(() -> {

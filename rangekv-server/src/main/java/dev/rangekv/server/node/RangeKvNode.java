@@ -239,7 +239,8 @@ public final class RangeKvNode implements AutoCloseable {
               meta != null ? meta.service() : MetaRedirect.service(() -> ""),
               meta != null ? meta.nodeService()
                   : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""),
-              new ClusterIdentityServiceImpl(clusterId, config.nodeId()).bindService()));
+              new ClusterIdentityServiceImpl(clusterId, config.nodeId()).bindService(),
+              new dev.rangekv.server.backup.BackupServiceImpl(store, directory, source, gateway, moveExecutor).bindService()));
       undo.onFailure(grpcServer::shutdownNow);
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));

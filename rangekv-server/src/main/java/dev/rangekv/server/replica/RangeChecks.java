@@ -57,6 +57,7 @@ public final class RangeChecks {
       }
       case WRITES -> Optional.empty();
       case DORMANCY -> Optional.empty();
+      case INGEST -> Optional.empty(); // checked against the data at apply (SpanIngest)
       case OP_NOT_SET -> Optional.of("empty command");
     };
   }

@@ -75,8 +75,9 @@ public final class RangeReplica {
         RangeCommand.OpCase.MERGE, this::applyDescriptorChange,
         RangeCommand.OpCase.DORMANCY, e -> new Applied(
             DormancyRecord.apply(rangeId, e.cmd().getDormancy(), e.term(), e.index(), e.batch()), Optional.empty(),
-            Optional.empty(), Optional.of(e.cmd().getDormancy()), List.of()),
+            Optional.empty(), Optional.of(e.cmd().getDormancy()), List.of(), Optional.empty()),
         RangeCommand.OpCase.SPLIT, this::applySplit,
+        RangeCommand.OpCase.INGEST, this::applyIngest,
         RangeCommand.OpCase.WRITES, this::applyGroupedWrites,
         RangeCommand.OpCase.BATCH, this::applySingleWrite,
         // an entry with no op applies as the empty single write it decodes to
@@ -242,6 +243,7 @@ public final class RangeReplica {
       }
       store.write(batch);
     }
+    applied.ingested().ifPresent(ingest -> SpanIngest.applied(store, ingest, rangeId));
     applied.deletedSpans().forEach(span -> host.spanDeleted(span.lo(), span.hi()));
     applied.split().ifPresent(split -> {
       descriptor = split.parent();
@@ -267,12 +269,21 @@ public final class RangeReplica {
     DescriptorChangeApplier.Outcome change =
         DescriptorChangeApplier.apply(store, e.descriptor(), e.cmd(), e.term(), e.index(), e.batch());
     CommandResult result = change.result().toBuilder().setRange(host.movedDescriptors(change.next()).get(0)).build();
-    return new Applied(result, Optional.empty(), Optional.of(change), Optional.empty(), List.of());
+    return new Applied(result, Optional.empty(), Optional.of(change), Optional.empty(), List.of(), Optional.empty());
   }
 
   private Applied applySplit(Entry e) {
     SplitOutcome split = SplitApplier.apply(store, e.descriptor(), e.cmd().getSplit(), e.term(), e.index(), e.batch());
-    return new Applied(split.result(), Optional.of(split), Optional.empty(), Optional.empty(), List.of());
+    return new Applied(split.result(), Optional.of(split), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+  }
+
+  /** A restore's staged SST files become the range's data (see {@link SpanIngest}). */
+  private Applied applyIngest(Entry e) {
+    CommandResult result = SpanIngest.apply(store, e.descriptor(), e.cmd().getIngest(), e.index()).toBuilder()
+        .setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
+    e.batch().setApplied(rangeId, e.term(), e.index());
+    return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+        Optional.of(e.cmd().getIngest()));
   }
 
   private Applied applyGroupedWrites(Entry e) {
@@ -284,7 +295,7 @@ public final class RangeReplica {
     }
     e.batch().setApplied(rangeId, e.term(), e.index());
     return new Applied(CommandResult.newBuilder().setWrites(results).build(), Optional.empty(), Optional.empty(),
-        Optional.empty(), deletedSpans);
+        Optional.empty(), deletedSpans, Optional.empty());
   }
 
   /** A single write proposed as its own entry (header and write id on the command). */
@@ -294,7 +305,7 @@ public final class RangeReplica {
     BatchRequest w = cmd.getBatch().toBuilder().setHeader(cmd.getHeader()).setWriteId(cmd.getWriteId()).build();
     CommandResult result = applyClientWrite(new EntryBatch(store, rangeId, e.batch()), e.descriptor(), w, deletedSpans);
     e.batch().setApplied(rangeId, e.term(), e.index());
-    return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), deletedSpans);
+    return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), deletedSpans, Optional.empty());
   }
 
   /** One client write of an entry: checked on its own (invariant 4), deduplicated on its own (invariant 9). */

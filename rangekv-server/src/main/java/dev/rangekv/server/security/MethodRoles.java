@@ -27,6 +27,9 @@ public final class MethodRoles {
       MetaServiceGrpc.getSetPlacementMethod().getFullMethodName(),
       MetaServiceGrpc.getRemovePlacementMethod().getFullMethodName());
 
+  /** Backup and restore read and replace whole ranges: the admin role. */
+  private static final Set<String> ADMIN_SERVICES = Set.of(dev.rangekv.proto.backup.BackupServiceGrpc.SERVICE_NAME);
+
   private MethodRoles() {
   }
 
@@ -36,7 +39,7 @@ public final class MethodRoles {
     if (NODE_SERVICES.contains(service)) {
       return Role.NODE;
     }
-    if (ADMIN.contains(fullMethodName)) {
+    if (ADMIN.contains(fullMethodName) || ADMIN_SERVICES.contains(service)) {
       return Role.ADMIN;
     }
     return Role.CLIENT;

@@ -1,0 +1,94 @@
+package dev.rangekv.server.replica;
+
+import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.RangeEnd;
+import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.proto.convert.RangeKvErrors;
+import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.IngestCommand;
+import dev.rangekv.storage.NodeStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies a restore's ingest entry on one replica: the checks are functions of the entry, the descriptor
+ * and the range's data, which every replica has alike at this index, so every replica refuses or
+ * ingests alike. The staged files are ingested as a replica move ingests its span (one RocksDB ingest:
+ * readers see the old span or the new one), and deleted only after the entry's applied index is written,
+ * so a replica that crashes in between applies the entry again from the same files.
+ */
+public final class SpanIngest {
+  private static final Logger log = LoggerFactory.getLogger(SpanIngest.class);
+
+  /** The start of the refusal when a replica's node has no staged copy (the range moved meanwhile). */
+  public static final String NOT_STAGED = "restore files were not staged on node ";
+
+  private SpanIngest() {}
+
+  /** Why {@code ingest} must not apply to {@code d}; empty when it may. */
+  public static Optional<String> refuse(NodeStore store, RangeDescriptor d, IngestCommand ingest) {
+    Key start = ProtoValues.key(ingest.getStart());
+    RangeEnd end = ProtoValues.end(ingest.getEnd(), ingest.getEndInfinite());
+    if (!d.start().equals(start) || !d.end().equals(end)) {
+      return Optional.of("restore span [" + start + ", " + end + ") is not the span of " + d);
+    }
+    Set<String> staged = new HashSet<>(ingest.getStagedNodeIdsList());
+    for (String nodeId : d.replicas()) {
+      if (!staged.contains(nodeId)) {
+        return Optional.of(NOT_STAGED + nodeId + " of " + d);
+      }
+    }
+    if (ingest.getRequireEmpty() && !store.scan(start, end, 1, false).isEmpty()) {
+      return Optional.of("range " + d.rangeId() + " holds data: restore refused without overwrite");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Ingests the staged files of {@code ingest} into the range; the result names the range. Call with
+   * the range's apply lock held, then {@link #applied} once the entry's applied index is written.
+   */
+  public static CommandResult apply(NodeStore store, RangeDescriptor d, IngestCommand ingest, long index) {
+    Optional<String> refused = refuse(store, d, ingest);
+    if (refused.isPresent()) {
+      return CommandResult.newBuilder()
+          .setError(RangeKvErrors.invalidArgument("ingest", refused.get()))
+          .setAppliedIndex(index)
+          .build();
+    }
+    Path dir = RestoreStaging.dir(store, ingest.getRestoreId(), d.rangeId());
+    if (!Files.isDirectory(dir)) {
+      // staging completed on every replica's node before the entry was proposed (staged_node_ids)
+      throw new IllegalStateException("restore files staged on this node are missing dir=" + dir
+          + " rangeId=" + d.rangeId() + " index=" + index);
+    }
+    try {
+      List<Path> files = RestoreStaging.files(dir);
+      store.replaceSpan(d.start(), d.end(), files);
+      log.info("restore ingested rangeId={} restoreId={} files={} index={}", d.rangeId(), ingest.getRestoreId(),
+          files.size(), index);
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing staged restore files dir=" + dir, e);
+    }
+    return CommandResult.newBuilder().setAppliedIndex(index).build();
+  }
+
+  /** After the entry's applied index is written: the staged files are no longer needed. */
+  public static void applied(NodeStore store, IngestCommand ingest, long rangeId) {
+    try {
+      RestoreStaging.delete(RestoreStaging.dir(store, ingest.getRestoreId(), rangeId));
+    } catch (IOException | IllegalArgumentException e) {
+      log.warn("could not delete staged restore files rangeId={} restoreId={} error={}", rangeId,
+          ingest.getRestoreId(), e.toString());
+    }
+  }
+}
