@@ -12,7 +12,7 @@ import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.RangeQuery;
-import dev.rangekv.server.replica.RangeStateMachine;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import java.util.Optional;
 import dev.rangekv.proto.replica.FetchSpanRequest;
@@ -55,7 +55,7 @@ public final class BackupServiceImpl extends BackupServiceGrpc.BackupServiceImpl
   @Override
   public void exportRange(ExportRangeRequest request, StreamObserver<SpanChunk> out) {
     long rangeId = request.getRangeId();
-    Optional<RangeDescriptor> d = directory.replica(rangeId).flatMap(RangeStateMachine::descriptor);
+    Optional<RangeDescriptor> d = directory.replica(rangeId).flatMap(RangeReplica::descriptor);
     if (d.isEmpty()) {
       out.onError(RangeKvErrors.toStatusException(RangeKvErrors.rangeNotFound(rangeId)));
       return;
