@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A key whose operations have no linearization, with a minimal failing sub-history: no linearization
- * exists for it, yet one does once any single one of its operations is removed.
+ * A key whose operations have no linearization, with a small failing witness: the history cut where
+ * it first fails, without the reads that are not needed to fail and without writes overwritten before
+ * any remaining read; operations still running at the cut show as unknown. If the witness had a
+ * linearization, so would the whole history.
  *
  * @param key the key
  * @param operations how many operations the key's whole history had
- * @param minimal the minimal failing sub-history, by invocation time
+ * @param minimal the witness, by invocation time
  */
 public record Anomaly(String key, int operations, List<Operation> minimal) {
   public Anomaly {
@@ -21,7 +23,7 @@ public record Anomaly(String key, int operations, List<Operation> minimal) {
   @Override
   public String toString() {
     StringBuilder s = new StringBuilder("not linearizable: key=").append(key).append(" operations=").append(operations)
-        .append(", a minimal failing sub-history of ").append(minimal.size()).append(':');
+        .append(", a failing witness of ").append(minimal.size()).append(':');
     long origin = minimal.isEmpty() ? 0 : minimal.get(0).invoke();
     for (Operation o : minimal) {
       String end = o.ambiguous() ? "never" : String.format("%.3f", (o.complete() - origin) / 1e6);

@@ -112,7 +112,7 @@ class LinearizabilityTest {
   }
 
   @Test
-  void theReport_namesOnlyTheFailingKey_withAMinimalSubHistory() {
+  void theReport_namesOnlyTheFailingKey_withASmallWitness() {
     Ops good = new Ops("good").put(1, "a", 0, 1).get(2, "a", 2, 3);
     Ops bad = new Ops("bad");
     for (int i = 0; i < 20; i++) {
@@ -127,17 +127,38 @@ class LinearizabilityTest {
     Anomaly a = report.anomalies().get(0);
     assertThat(a.key()).isEqualTo("bad");
     assertThat(a.operations()).isEqualTo(41);
-    // put v3, a put after it, and the stale read: fewer is linearizable
+    // put v3 (whose value the stale read saw), the last put, and the stale read
     assertThat(a.minimal()).hasSize(3);
     assertThat(a.minimal().get(0).call()).isEqualTo(new Call.Put("v3"));
+    assertThat(a.minimal().get(1).call()).isEqualTo(new Call.Put("v19"));
     assertThat(a.minimal().get(2).call()).isEqualTo(new Call.Get());
     assertThat(a.toString()).contains("key=bad", "put \"v3\"", "get -> \"v3\"");
-    // without the later put or the stale read it passes (without the put of v3, "v3" was never written)
+    // the puts of v4..v18 were overwritten before the read began; the gets were not needed to fail.
+    // Without the later put or the stale read it passes
     for (int i = 1; i < a.minimal().size(); i++) {
       List<Operation> less = new ArrayList<>(a.minimal());
       less.remove(i);
       assertThat(Linearizability.linearizable(less)).isTrue();
     }
+  }
+
+  @Test
+  void theWitness_keepsTheDeleteThatMakesAReadStale_andDropsWritesNothingCouldSee() {
+    k.put(1, "a", 0, 1).delete(1, 2, 3).get(2, null, 4, 5).get(2, "a", 6, 7);
+    assertThat(Linearizability.check(k.list).anomalies().get(0).minimal()).extracting(Operation::call)
+        .containsExactly(new Call.Put("a"), new Call.Delete(), new Call.Get());
+    Ops overwritten = new Ops("k").put(1, "a", 0, 1).put(1, "x", 2, 3).delete(1, 4, 5).put(1, "b", 6, 7)
+        .get(2, "a", 8, 9);
+    assertThat(Linearizability.check(overwritten.list).anomalies().get(0).minimal()).extracting(Operation::call)
+        .containsExactly(new Call.Put("a"), new Call.Put("b"), new Call.Get());
+  }
+
+  @Test
+  void theWitness_endsWhereTheHistoryFirstFails_withRunningCallsUnknown() {
+    k.put(1, "a", 0, 1).get(2, null, 2, 3).put(3, "b", 2, 50).get(2, "b", 60, 61);
+    List<Operation> cut = Shrink.cut(k.list);
+    assertThat(cut).hasSize(3);
+    assertThat(cut.get(2).ambiguous()).as("the put still running at the cut").isTrue();
   }
 
   @Test
