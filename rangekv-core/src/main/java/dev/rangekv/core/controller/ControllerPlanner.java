@@ -14,6 +14,7 @@ import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.merge.MergePolicy;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.placement.PlacementPolicy;
+import dev.rangekv.core.rebalance.LeaderHistory;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RebalancePolicy;
 import dev.rangekv.core.rebalance.RepairPlan;
@@ -107,13 +108,14 @@ public final class ControllerPlanner {
         planned.addAll(c.moves());
       }
     }
-    RebalancePlan rebalance = RebalancePolicy.plan(s.withMovesInFlight(planned), config, nowMillis, busy);
+    LeaderHistory leaders = state.leaders().observe(s.ranges(), nowMillis);
+    RebalancePlan rebalance = RebalancePolicy.plan(s.withMovesInFlight(planned), config, nowMillis, busy, leaders);
 
     List<HotspotAlert> alerts = new ArrayList<>();
     MonotonicOutcome mono = MonotonicKeyDetector.observe(s, state.monotonic(), config);
     mono.alert().ifPresent(alerts::add);
     alerts.addAll(HotKeyDetector.detect(s.ranges(), config));
-    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next()),
+    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next(), leaders),
         placement);
   }
 

@@ -1,23 +1,32 @@
 package dev.rangekv.core.controller;
 
 import dev.rangekv.core.hotspot.MonotonicWindow;
+import dev.rangekv.core.rebalance.LeaderHistory;
 import dev.rangekv.core.split.LoadSplitState;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the planner carries from one tick to the next: the load-split count of each range and the
- * monotonic-key window. Immutable; losing it (a new meta leader) only delays load splits and alerts.
+ * What the planner carries from one tick to the next: the load-split count of each range, the
+ * monotonic-key window and the recent leaders of each range. Immutable; losing it (a new meta leader)
+ * only delays load splits and alerts, and forgets leadership cool-downs.
  *
  * @param loadSplits per range id, for ranges seen last tick
  * @param monotonic the monotonic-key detector's window
+ * @param leaders who led each range lately
  */
-public record ControllerState(Map<Long, LoadSplitState> loadSplits, MonotonicWindow monotonic) {
+public record ControllerState(Map<Long, LoadSplitState> loadSplits, MonotonicWindow monotonic, LeaderHistory leaders) {
   /** The state of a fresh controller. */
-  public static final ControllerState INITIAL = new ControllerState(Map.of(), MonotonicWindow.EMPTY);
+  public static final ControllerState INITIAL = new ControllerState(Map.of(), MonotonicWindow.EMPTY, LeaderHistory.EMPTY);
 
   public ControllerState {
     loadSplits = Map.copyOf(loadSplits);
     Objects.requireNonNull(monotonic, "monotonic");
+    Objects.requireNonNull(leaders, "leaders");
+  }
+
+  /** A state with no leader history. */
+  public ControllerState(Map<Long, LoadSplitState> loadSplits, MonotonicWindow monotonic) {
+    this(loadSplits, monotonic, LeaderHistory.EMPTY);
   }
 }
