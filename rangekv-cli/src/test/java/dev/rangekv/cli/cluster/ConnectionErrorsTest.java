@@ -72,6 +72,17 @@ class ConnectionErrorsTest {
   }
 
   @Test
+  void aConnectionTheNodeClosed_getsTheTlsAdvice_evenWrapped() {
+    RuntimeException closed = new io.grpc.StatusRuntimeException(
+        io.grpc.Status.UNAVAILABLE.withDescription("Network closed for unknown reason"));
+    String wrapped = Unreachable.describe(new RuntimeException("no node answered ListRanges",
+        new java.util.concurrent.CompletionException(closed)));
+    assertThat(wrapped).startsWith("no node answered ListRanges (Network closed for unknown reason)")
+        .contains("give --certs-dir");
+    assertThat(Unreachable.describe(new RuntimeException("deadline passed"))).isEqualTo("deadline passed");
+  }
+
+  @Test
   void theRefusedAddress_isReadFromNettysMessage() {
     assertThat(Unreachable.address(new java.net.ConnectException("Connection refused: /127.0.0.1:7000")))
         .contains("127.0.0.1:7000");
