@@ -11,15 +11,17 @@ import java.util.Map;
  * leaderships: a range whose leader changed less than {@link #COOLDOWN_MILLIS} ago is not transferred
  * again, and leadership never returns to a node that led the range less than {@link #RETURN_MILLIS}
  * ago (no A to B to A within a minute). Every transfer stalls a range's writes for a moment, so a
- * transfer that a later tick would undo costs more than the imbalance it fixes. A range's first
- * observed leader starts no cool-down: only an observed change does. Immutable: {@link #observe}
- * returns the next history.
+ * transfer that a later tick would undo costs more than the imbalance it fixes; a minute's cool-down
+ * keeps balancing to at most one transfer per range per minute (BENCHMARKS.md, "Leader transfers in the
+ * demo"). The return rule matters once cool-down and return window differ, or when elections changed
+ * the leader in between. A range's first observed leader starts no cool-down: only an observed change
+ * does. Immutable: {@link #observe} returns the next history.
  *
  * @param ranges per range id, its leaders in the order seen, each with when it was first seen
  */
 public record LeaderHistory(Map<Long, List<Term>> ranges) {
   /** No balancing transfer of a range within this long of its last leader change. */
-  public static final long COOLDOWN_MILLIS = 30_000;
+  public static final long COOLDOWN_MILLIS = 60_000;
   /** No leadership back to a node that led the range within this long. */
   public static final long RETURN_MILLIS = 60_000;
   /** Before every history: a range's first observed leader has led "forever". */

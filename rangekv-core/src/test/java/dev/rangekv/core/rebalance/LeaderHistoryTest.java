@@ -34,10 +34,12 @@ class LeaderHistoryTest {
   @Test
   void afterAChange_noTransferWithinTheCooldown_andNoReturnWithinAMinute() {
     LeaderHistory h = LeaderHistory.EMPTY.observe(led("n1"), NOW).observe(led("n2"), NOW + 1000);
-    assertThat(h.mayTransfer(R.rangeId(), "n3", NOW + 1000 + LeaderHistory.COOLDOWN_MILLIS - 1)).isFalse();
-    assertThat(h.mayTransfer(R.rangeId(), "n3", NOW + 1000 + LeaderHistory.COOLDOWN_MILLIS)).isTrue();
-    assertThat(h.mayTransfer(R.rangeId(), "n1", NOW + 1000 + LeaderHistory.COOLDOWN_MILLIS)).as("A to B to A").isFalse();
-    assertThat(h.mayTransfer(R.rangeId(), "n1", NOW + 1000 + LeaderHistory.RETURN_MILLIS)).isTrue();
+    long changed = NOW + 1000;
+    assertThat(h.mayTransfer(R.rangeId(), "n3", changed + LeaderHistory.COOLDOWN_MILLIS - 1)).isFalse();
+    assertThat(h.mayTransfer(R.rangeId(), "n3", changed + LeaderHistory.COOLDOWN_MILLIS)).isTrue();
+    assertThat(h.mayTransfer(R.rangeId(), "n1", changed + LeaderHistory.RETURN_MILLIS - 1)).as("A to B to A").isFalse();
+    assertThat(h.mayTransfer(R.rangeId(), "n1", changed + Math.max(LeaderHistory.RETURN_MILLIS,
+        LeaderHistory.COOLDOWN_MILLIS))).isTrue();
   }
 
   @Test
