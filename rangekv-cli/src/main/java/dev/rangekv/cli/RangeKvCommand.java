@@ -114,7 +114,7 @@ public final class RangeKvCommand implements Runnable {
    * argument), only that one is built; otherwise (help, usage errors, completion) all of them.
    */
   static CommandLine commandLine(String[] args) {
-    String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
+    String named = named(args);
     boolean one = Registry.SUBCOMMANDS.containsKey(named) && !named.equals("help") && !named.equals("completion");
     return commandLine(one ? Set.of(named) : Registry.SUBCOMMANDS.keySet());
   }
@@ -189,10 +189,24 @@ public final class RangeKvCommand implements Runnable {
     if (quick.isPresent()) {
       return quick.getAsInt();
     }
+    String named = named(args);
+    if (!named.isEmpty() && !Registry.SUBCOMMANDS.containsKey(named)) {
+      // picocli would print the top-level usage for "rangekv frobnicate --help" and exit 0, as if the
+      // command existed; without --help it reports an "unmatched argument"
+      err.println("error: unknown command '" + named + "' (rangekv --help lists the commands)");
+      err.println("usage: rangekv --help");
+      err.flush();
+      return 2;
+    }
     CommandLine cl = commandLine(args);
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);
+  }
+
+  /** The command {@code args} name: their first non-option argument (the root takes no option values). */
+  private static String named(String[] args) {
+    return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
   }
 
   /**

@@ -91,7 +91,8 @@ class RangeKvCommandTest {
     // 1 s: long enough for a first refused attempt on a loaded machine (a cut-short attempt reads as a timeout)
     CliRun meta = CliRun.of("ranges", "--cluster", "127.0.0.1:" + port, "--timeout", "1s");
     assertThat(meta.exit()).as(meta.toString()).isEqualTo(1);
-    assertThat(meta.err()).isEqualTo("error: cannot reach the cluster at 127.0.0.1:" + port + " (connection refused)\n");
+    assertThat(meta.err()).isEqualTo("error: cannot reach the cluster at 127.0.0.1:" + port
+        + " (nothing listens at 127.0.0.1:" + port + ": connection refused)\n");
 
     CliRun kv = CliRun.of("get", "k", "--cluster", "127.0.0.1:" + port, "--timeout", "500ms");
     assertThat(kv.exit()).as(kv.toString()).isEqualTo(1);
@@ -104,6 +105,20 @@ class RangeKvCommandTest {
     CliRun r = CliRun.of("nodes", "--cluster", "127.0.0.1:" + closedPort(), "--timeout", "1s", "--verbose");
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err()).contains("error: cannot reach the cluster").contains("at dev.rangekv.cli.");
+  }
+
+  @Test
+  void anUnknownCommand_isAUsageError_evenWithHelp() {
+    for (String[] args : new String[][] {{"frobnicate", "--help"}, {"frobnicate"}, {"--verbose", "frobnicate", "-h"}}) {
+      CliRun r = CliRun.of(args);
+      assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+      assertThat(r.out()).as(r.toString()).isEmpty();
+      assertThat(r.err()).as(r.toString())
+          .isEqualTo("error: unknown command 'frobnicate' (rangekv --help lists the commands)\nusage: rangekv --help\n");
+    }
+    CliRun help = CliRun.of("get", "--help");
+    assertThat(help.exit()).as(help.toString()).isZero();
+    assertThat(help.out()).contains("Usage: rangekv get");
   }
 
   private static int closedPort() throws IOException {

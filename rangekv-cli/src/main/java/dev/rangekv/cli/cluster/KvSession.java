@@ -38,9 +38,9 @@ public final class KvSession implements AutoCloseable {
     try {
       c = RangeKvClient.connect(seeds, options);
     } catch (RangeKvException e) {
+      // TLS advice only from Unreachable, when a handshake failed: not for a refused connection or a timeout
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + TlsHints.describe(e) + ")" + (tls.isEmpty() ? "; a secure cluster refuses plaintext clients: give --certs-dir"
-          + " or $RANGEKV_CERTS_DIR" : ""), e);
+          + Unreachable.describe(e) + ")", e);
     }
     return new KvSession(c.withTimeout(timeout), seeds);
   }
@@ -67,7 +67,7 @@ public final class KvSession implements AutoCloseable {
     } catch (InvalidArgumentException e) {
       throw CliException.invalidInput("invalid argument (" + e.limit() + "): " + e.getMessage(), e);
     } catch (RangeKvException e) {
-      throw new CliException(e.code() + ": " + TlsHints.describe(e) + " (cluster " + String.join(",", seeds) + ")", e);
+      throw new CliException(e.code() + ": " + Unreachable.describe(e) + " (cluster " + String.join(",", seeds) + ")", e);
     }
   }
 

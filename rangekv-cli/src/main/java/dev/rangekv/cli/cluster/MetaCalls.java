@@ -87,7 +87,7 @@ public final class MetaCalls implements AutoCloseable {
     Status s = e.getStatus();
     return switch (s.getCode()) {
       case UNAVAILABLE -> new CliException("cannot reach the cluster at " + address + " ("
-          + (MetaLocator.refused(e) ? "connection refused" : TlsHints.describe(e)) + ")", e);
+          + Unreachable.describe(e) + ")", e);
       case UNAUTHENTICATED -> new CliException("UNAUTHENTICATED by " + address + ": " + describe(s), e);
       case PERMISSION_DENIED -> new CliException("PERMISSION_DENIED by " + address + ": " + describe(s), e);
       case DEADLINE_EXCEEDED -> new CliException("timed out waiting for " + address

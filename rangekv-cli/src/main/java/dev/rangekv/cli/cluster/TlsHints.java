@@ -23,12 +23,25 @@ final class TlsHints {
             + " certificate unexpired?)";
       }
     }
-    String m = e instanceof StatusRuntimeException s && s.getStatus().getDescription() != null
-        ? s.getStatus().getDescription() : String.valueOf(e.getMessage());
-    if (m.contains("Network closed for unknown reason") || m.contains("Connection reset")) {
-      return firstLine(m) + " (a secure cluster closes plaintext connections: give --certs-dir or $RANGEKV_CERTS_DIR)";
+    String m = text(e);
+    // the node closed the connection unasked, which a secure node does to a plaintext client (its TLS
+    // handshake failed there); the client's own summary ("no node answered") may wrap the cause
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.util.concurrent.CompletionException) {
+        continue; // its message repeats its cause's
+      }
+      String c = text(t);
+      if (c.contains("Network closed for unknown reason") || c.contains("Connection reset")) {
+        return firstLine(m) + (t == e ? "" : " (" + firstLine(c) + ")")
+            + " (a secure cluster closes plaintext connections: give --certs-dir or $RANGEKV_CERTS_DIR)";
+      }
     }
     return firstLine(m);
+  }
+
+  private static String text(Throwable e) {
+    return e instanceof StatusRuntimeException s && s.getStatus().getDescription() != null
+        ? s.getStatus().getDescription() : String.valueOf(e.getMessage());
   }
 
   private static String firstLine(String m) {

@@ -3,6 +3,7 @@ package dev.rangekv.cli.demo;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
 import dev.rangekv.core.key.Key;
+import dev.rangekv.core.key.KeyText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -65,7 +66,7 @@ final class Writers {
           if (e == null) {
             window.get().computeIfAbsent(client.rangeOf(key).rangeId(), id -> new LongAdder()).increment();
           } else {
-            failed(e);
+            failed(key, e);
           }
         });
       }
@@ -74,11 +75,24 @@ final class Writers {
     }
   }
 
-  private void failed(Throwable e) {
+  /**
+   * Counts a failed write and keeps a line for people: the error code, the key as {@link KeyText}
+   * renders it (the client's message quotes the raw bytes, escapes and all) and the reason, which is
+   * the message up to the client's description of the call.
+   */
+  private void failed(Key key, Throwable e) {
     errors.increment();
     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-    String m = cause instanceof RangeKvException r ? r.code() + ": " + r.getMessage() : String.valueOf(cause);
+    String m = cause instanceof RangeKvException r ? r.code() + " writing " + KeyText.render(key) + ": "
+        + reason(r.getMessage()) : String.valueOf(cause);
     lastError.set(m.length() > 200 ? m.substring(0, 200) + "..." : m);
+  }
+
+  /** "write outcome unknown, applied at most once: put key=..." -> "write outcome unknown, applied at most once". */
+  static String reason(String message) {
+    String m = String.valueOf(message);
+    int colon = m.indexOf(": ");
+    return colon < 0 ? m : m.substring(0, colon);
   }
 
   /** A fresh array per write: an async put may still hold the previous one. */

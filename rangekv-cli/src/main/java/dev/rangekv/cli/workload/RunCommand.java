@@ -2,6 +2,7 @@ package dev.rangekv.cli.workload;
 
 import dev.rangekv.cli.cluster.CliException;
 import dev.rangekv.cli.cluster.KvSession;
+import dev.rangekv.cli.cluster.Unreachable;
 import dev.rangekv.cli.format.DurationText;
 import dev.rangekv.cli.format.Json;
 import dev.rangekv.client.ClientOptions;
@@ -164,7 +165,7 @@ public final class RunCommand implements Callable<Integer> {
       return RangeKvClient.connect(seeds, tls.files().map(options::withTls).orElse(options));
     } catch (RangeKvException e) {
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + e.getMessage() + ")", e);
+          + Unreachable.describe(e) + ")", e);
     }
   }
 

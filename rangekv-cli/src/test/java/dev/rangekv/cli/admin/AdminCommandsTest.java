@@ -142,4 +142,19 @@ class AdminCommandsTest {
     assertThat(run("presplit", "--uniform", "8").exit()).isZero();
     assertThat(servers.requests).containsExactly(PreSplitRequest.newBuilder().setUniform(8).build());
   }
+
+  @Test
+  void presplitProgress_countsRangesAndTheirMostCommonFullReplication() {
+    java.util.List<dev.rangekv.proto.RangeDescriptorProto> ranges = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      dev.rangekv.proto.RangeDescriptorProto.Builder d = dev.rangekv.proto.RangeDescriptorProto.newBuilder().setRangeId(i);
+      for (int n = 0; n < (i < 2 ? 1 : 3); n++) {
+        d.addReplicas(dev.rangekv.proto.ReplicaProto.newBuilder().setNodeId("n" + n));
+      }
+      ranges.add(d.build());
+    }
+    assertThat(PresplitCommand.progressLine(ranges, java.time.Duration.ofSeconds(25)))
+        .isEqualTo("presplit: 5 ranges so far, 3 of them on 3 nodes (25s)");
+    assertThat(PresplitCommand.DEFAULT_DEADLINE).isGreaterThanOrEqualTo(java.time.Duration.ofMinutes(3));
+  }
 }

@@ -12,6 +12,7 @@ import dev.rangekv.testkit.history.CounterModel;
 import dev.rangekv.testkit.history.FaultLog;
 import dev.rangekv.testkit.history.RegisterModel;
 import dev.rangekv.testkit.history.Violation;
+import dev.rangekv.testkit.linearizability.Linearizability;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * counters, all checked against models; a {@link Nemesis} that kills (-9) and restarts nodes, pauses
  * them, kills the meta leader, kills two replicas of one range in turn, splits, merges and moves.
  * At the end: every acknowledged write reads back (or a later ambiguous one), no definitely-failed
- * write is visible, counters lie within their acknowledged and ambiguous increments, and full scans in
- * both directions and several page sizes agree with the reads. No operation may fail outside a fault
+ * write is visible, counters lie within their acknowledged and ambiguous increments, full scans in
+ * both directions and several page sizes agree with the reads, and the history of the clients sharing
+ * a few keys is linearizable, key by key ({@link Linearizability}). No operation may fail outside a fault
  * window: routine leadership changes cost latency, never an error (README, "Use from Java").
  *
  * <p>Prints its seed; {@code -Drangekv.seed=N} replays the same workload and fault choices (the
@@ -45,6 +47,7 @@ class NemesisProcessIT {
   private static final int WRITERS = 4;
   private static final int COUNTERS = 3;
   private static final int INCREMENTERS = 2;
+  private static final int SHARERS = 3;
   private static final Duration STEP = Duration.ofSeconds(120);
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
   /** Long enough for a few faults of different kinds; CI runs this on every verify. */
@@ -66,7 +69,7 @@ class NemesisProcessIT {
     try (NodeProcesses nodes = new NodeProcesses(dir, logs, NODES, List.of("controller.tick=1000",
         "node.dead-timeout=6000"))) {
       try {
-        run(seed, seconds, origin, faults, nodes);
+        run(seed, seconds, origin, faults, nodes, logs);
       } catch (Exception | Error e) {
         System.out.println("nemesis: the run failed: " + e + "\nnode states:\n" + nodes.diagnose()
             + "failures per fault kind: " + faults.failuresByKind() + "; outside samples: " + faults.outsideSamples());
@@ -75,7 +78,8 @@ class NemesisProcessIT {
     }
   }
 
-  private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes) throws Exception {
+  private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes, Path logs)
+      throws Exception {
     formCluster(nodes);
     ClientOptions options = ClientOptions.defaults().withTimeout(CLIENT_TIMEOUT);
     try (RangeKvClient client = RangeKvClient.connect(nodes.addresses(), options)) {
@@ -91,7 +95,7 @@ class NemesisProcessIT {
       }, "nemesis");
       injector.setDaemon(true);
       long runStart = System.nanoTime() - origin;
-      workload.start(seed, INCREMENTERS);
+      workload.start(seed, INCREMENTERS, SHARERS);
       injector.start();
       TimeUnit.SECONDS.sleep(seconds); // the run's length: the workload and the nemesis work meanwhile
       nemesis.stop();
@@ -105,6 +109,16 @@ class NemesisProcessIT {
       nemesis.awaitAllLive();
 
       FinalCheck check = finalCheck(client, workload);
+      long checkStart = System.nanoTime();
+      check.linearizability = Linearizability.check(workload.shared.operations());
+      check.linearizabilityMillis = (System.nanoTime() - checkStart) / 1_000_000;
+      for (var anomaly : check.linearizability.anomalies()) {
+        // the whole history of a failing key, one operation a line, beside the node logs
+        java.nio.file.Files.createDirectories(logs);
+        java.nio.file.Files.write(logs.resolve("history-" + anomaly.key().replace('/', '_') + ".txt"),
+            workload.shared.operations().stream().filter(o -> o.key().equals(anomaly.key()))
+                .sorted(java.util.Comparator.comparingLong(o -> o.invoke())).map(Object::toString).toList());
+      }
       String summary = summary(seed, seconds, runEnd - runStart, workload, faults, nemesis, check);
       System.out.println(summary);
 
@@ -112,6 +126,7 @@ class NemesisProcessIT {
       assertThat(check.lost).as("acknowledged writes lost\n" + summary).isZero();
       assertThat(workload.liveViolations).as("live reads and scans\n" + summary).isEmpty();
       assertThat(check.violations).as("final state\n" + summary).isEmpty();
+      assertThat(check.linearizability.anomalies()).as("linearizability of the shared keys\n" + summary).isEmpty();
       assertThat(faults.failuresByKind().get(FaultLog.OUTSIDE))
           .as("operations failing outside every fault window: " + faults.outsideSamples() + "\n" + summary).isZero();
     }
@@ -151,6 +166,7 @@ class NemesisProcessIT {
       CliRun.ok(CliRun.of("split", "--at", Workload.writerLo(w), "--cluster", nodes.cluster()));
     }
     CliRun.ok(CliRun.of("split", "--at", "c/", "--cluster", nodes.cluster()));
+    CliRun.ok(CliRun.of("split", "--at", "s/", "--cluster", nodes.cluster()));
     CliRun.await(STEP, r -> r.exit() == 0 && !Nemesis.parseRanges(r.out()).isEmpty()
         && Nemesis.parseRanges(r.out()).values().stream().allMatch(reps -> reps.size() == 3),
         "every range on 3 nodes", "ranges", "--json", "--cluster", nodes.cluster());
@@ -163,6 +179,8 @@ class NemesisProcessIT {
     long keysChecked;
     long scans;
     final Map<String, Long> counterValues = new TreeMap<>();
+    Linearizability.Report linearizability;
+    long linearizabilityMillis;
   }
 
   private static FinalCheck finalCheck(RangeKvClient client, Workload workload) throws Exception {
@@ -247,6 +265,7 @@ class NemesisProcessIT {
       s.append(String.format("counter %s = %d (acked increments %d, ambiguous %d)%n", Workload.counterKey(c),
           check.counterValues.get(Workload.counterKey(c)), m.acked(), m.ambiguous()));
     }
+    s.append(check.linearizability).append(String.format(" (checked in %d ms)%n", check.linearizabilityMillis));
     s.append("faults injected: ").append(nemesis.injected).append('\n');
     s.append("failures per fault kind: ").append(faults.failuresByKind()).append('\n');
     Map<String, String> stalls = new TreeMap<>();

@@ -14,6 +14,9 @@ import dev.rangekv.testkit.history.FaultLog;
 import dev.rangekv.testkit.history.Outcome;
 import dev.rangekv.testkit.history.RegisterModel;
 import dev.rangekv.testkit.history.Violation;
+import dev.rangekv.testkit.linearizability.Call;
+import dev.rangekv.testkit.linearizability.History;
+import dev.rangekv.testkit.linearizability.Result;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,11 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * The client side of a fault run: writers that each own a key prefix ({@code w<i>/k<nn>}) and run
  * puts of unique values, deletes, range deletes, point reads and scans one at a time, every result
  * judged live by the writer's {@link RegisterModel}; and incrementers that bump shared counters
- * ({@code c/<n>}) by read-then-compare-and-set into {@link CounterModel}s. Every failed operation goes
- * to the {@link FaultLog} with its start and end. Times are nanoseconds since {@code origin}.
+ * ({@code c/<n>}) by read-then-compare-and-set into {@link CounterModel}s; and sharers, concurrent
+ * clients of a few shared keys ({@code s/<n>}) whose puts, gets, deletes and compare-and-sets go into a
+ * {@link History} for the linearizability check. Every failed operation goes to the {@link FaultLog}
+ * with its start and end. Times are nanoseconds since {@code origin}.
  */
 final class Workload {
   static final int KEYS_PER_WRITER = 40;
+  static final int SHARED_KEYS = 3;
 
   private final RangeKvClient client;
   private final FaultLog faults;
@@ -49,11 +55,13 @@ final class Workload {
   final AtomicLong ambiguous = new AtomicLong();
   final AtomicLong failed = new AtomicLong();
   final AtomicLong casMismatches = new AtomicLong();
+  final History shared;
 
   Workload(RangeKvClient client, FaultLog faults, long origin, int writers, int counters) {
     this.client = client;
     this.faults = faults;
     this.origin = origin;
+    this.shared = new History(this::now);
     for (int i = 0; i < writers; i++) {
       this.writers.add(new RegisterModel());
     }
@@ -78,7 +86,11 @@ final class Workload {
     return "c/" + i;
   }
 
-  void start(long seed, int incrementers) {
+  static String sharedKey(int i) {
+    return "s/" + i;
+  }
+
+  void start(long seed, int incrementers, int sharers) {
     for (int w = 0; w < writers.size(); w++) {
       int writer = w;
       SplittableRandom random = new SplittableRandom(seed * 31 + w);
@@ -87,6 +99,11 @@ final class Workload {
     for (int c = 0; c < incrementers; c++) {
       SplittableRandom random = new SplittableRandom(seed * 37 + 1000 + c);
       threads.add(thread("incrementer-" + c, () -> incrementLoop(random)));
+    }
+    for (int c = 0; c < sharers; c++) {
+      int sharer = c;
+      SplittableRandom random = new SplittableRandom(seed * 41 + 2000 + c);
+      threads.add(thread("sharer-" + c, () -> shareLoop(sharer, random)));
     }
     threads.forEach(Thread::start);
   }
@@ -228,6 +245,67 @@ final class Workload {
         failed.incrementAndGet();
         faults.failed(casStart, now(), "cas " + key.toUtf8() + ": " + e.getMessage());
         counters.get(c).increment(Outcome.FAILED);
+      }
+    }
+  }
+
+  /**
+   * One client of the shared keys: puts of values unique to it, gets, deletes, and compare-and-sets
+   * from the value it last saw there (or absence), each recorded with its times and outcome.
+   */
+  private void shareLoop(int sharer, SplittableRandom random) {
+    long seq = 0;
+    Map<String, Optional<String>> lastSeen = new java.util.HashMap<>();
+    while (!stop.get()) {
+      String key = sharedKey(random.nextInt(SHARED_KEYS));
+      Key k = Key.utf8(key);
+      int op = random.nextInt(100);
+      Call call;
+      if (op < 30) {
+        call = new Call.Put("s" + sharer + "-" + (seq++));
+      } else if (op < 70) {
+        call = new Call.Get();
+      } else if (op < 78) {
+        call = new Call.Delete();
+      } else {
+        Optional<String> next = random.nextInt(5) == 0 ? Optional.empty() : Optional.of("s" + sharer + "-" + (seq++));
+        call = new Call.Cas(lastSeen.getOrDefault(key, Optional.empty()), next);
+      }
+      operations.incrementAndGet();
+      long start = now();
+      int id = shared.invoke(sharer, key, call);
+      try {
+        Result result;
+        if (call instanceof Call.Put p) {
+          client.put(k, p.value().getBytes(StandardCharsets.UTF_8));
+          result = new Result.Done();
+        } else if (call instanceof Call.Get) {
+          Optional<String> v = client.get(k).map(Workload::text);
+          lastSeen.put(key, v);
+          result = new Result.Read(v);
+        } else if (call instanceof Call.Delete) {
+          client.delete(k);
+          result = new Result.Done();
+        } else {
+          Call.Cas cas = (Call.Cas) call;
+          CasResult r = client.compareAndSet(k, cas.expected().map(v -> v.getBytes(StandardCharsets.UTF_8)),
+              cas.next().map(v -> v.getBytes(StandardCharsets.UTF_8)));
+          result = r.succeeded() ? new Result.Swapped() : new Result.Refused(r.current().map(Workload::text));
+        }
+        shared.complete(id, result);
+        if (!(call instanceof Call.Get)) {
+          acked.incrementAndGet();
+          faults.acked(start, now());
+        }
+      } catch (AmbiguousResultException e) {
+        shared.ambiguous(id);
+        ambiguous.incrementAndGet();
+        faults.failed(start, now(), "shared " + call + " " + key + ": " + e.getMessage());
+      } catch (RangeKvException e) {
+        // definitely not applied (a read has no effect either way): it leaves the history
+        shared.failed(id);
+        failed.incrementAndGet();
+        faults.failed(start, now(), "shared " + call + " " + key + ": " + e.getMessage());
       }
     }
   }

@@ -14,10 +14,12 @@ import dev.rangekv.core.merge.MergeDecision;
 import dev.rangekv.core.merge.MergePolicy;
 import dev.rangekv.core.placement.PlacementPlan;
 import dev.rangekv.core.placement.PlacementPolicy;
+import dev.rangekv.core.rebalance.LeaderHistory;
 import dev.rangekv.core.rebalance.RebalancePlan;
 import dev.rangekv.core.rebalance.RebalancePolicy;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.rebalance.RepairPolicy;
+import dev.rangekv.core.rebalance.SmoothedLoad;
 import dev.rangekv.core.split.LoadSplitState;
 import dev.rangekv.core.split.SplitDecision;
 import dev.rangekv.core.split.SplitOutcome;
@@ -38,7 +40,9 @@ import java.util.Set;
  * move budget); a range being repaired, placed or split this tick takes part in no merge, and no merge
  * joins ranges under different rules or across a rule boundary; ranges being split, merged or co-located are left
  * alone by the rebalancer, whose move budget also counts this tick's repair and co-location moves
- * as in flight. Deterministic: the same inputs give the same plan.
+ * as in flight. The rebalancer sees each range's smoothed rates ({@link SmoothedLoad}) and its recent
+ * leaders ({@link LeaderHistory}), both carried in the state. Deterministic: the same inputs give the
+ * same plan.
  */
 public final class ControllerPlanner {
   private ControllerPlanner() {}
@@ -107,13 +111,16 @@ public final class ControllerPlanner {
         planned.addAll(c.moves());
       }
     }
-    RebalancePlan rebalance = RebalancePolicy.plan(s.withMovesInFlight(planned), config, nowMillis, busy);
+    LeaderHistory leaders = state.leaders().observe(s.ranges(), nowMillis);
+    SmoothedLoad load = state.load().observe(s.ranges(), nowMillis);
+    RebalancePlan rebalance = RebalancePolicy.plan(s.withRanges(load.apply(s.ranges())).withMovesInFlight(planned),
+        config, nowMillis, busy, leaders);
 
     List<HotspotAlert> alerts = new ArrayList<>();
     MonotonicOutcome mono = MonotonicKeyDetector.observe(s, state.monotonic(), config);
     mono.alert().ifPresent(alerts::add);
     alerts.addAll(HotKeyDetector.detect(s.ranges(), config));
-    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next()),
+    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next(), leaders, load),
         placement);
   }
 

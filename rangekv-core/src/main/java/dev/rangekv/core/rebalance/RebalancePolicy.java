@@ -35,7 +35,8 @@ import java.util.Set;
  * a cluster whose load does not change reaches a fixed point. A balancing action must also gain at least
  * {@code rebalance.min-gain} of its own weight, so an action that would only swap which node is the busier
  * one is not taken, and the measurement noise of a tick cannot undo the last tick's action (hysteresis;
- * see {@link ClusterLoad}). Rules every action obeys: a range's replicas
+ * see {@link ClusterLoad}). A balancing transfer also waits out the range's leadership cool-down and never
+ * hands leadership back to a recent leader ({@link LeaderHistory}). Rules every action obeys: a range's replicas
  * stay on distinct nodes, never span fewer zones than before, never go to a dead node or one whose
  * store would pass 95% of its capacity; ranges with a move in flight, a replica on a dead node, or in
  * {@code busy} are left alone; each range is touched at most once per tick. Under a placement rule, a
@@ -53,12 +54,21 @@ public final class RebalancePolicy {
 
   /** Plans this tick's moves and transfers; ranges in {@code busy} (being split or merged) are skipped. */
   public static RebalancePlan plan(ClusterSnapshot s, ControllerConfig config, long nowMillis, Set<Long> busy) {
+    return plan(s, config, nowMillis, busy, LeaderHistory.EMPTY);
+  }
+
+  /**
+   * As {@link #plan(ClusterSnapshot, ControllerConfig, long, Set)}, transferring no leadership that
+   * {@code leaders} forbids (a range in its cool-down, or back to a recent leader).
+   */
+  public static RebalancePlan plan(ClusterSnapshot s, ControllerConfig config, long nowMillis, Set<Long> busy,
+      LeaderHistory leaders) {
     List<String> live = s.liveNodeIds(nowMillis, config.deadNodeTimeoutMillis());
     if (live.size() < 2) {
       return new RebalancePlan(List.of(), List.of(),
           Explanation.of("fewer than two live nodes").with("liveNodes", live.size()).build());
     }
-    Planner p = new Planner(s, config, live, busy);
+    Planner p = new Planner(s, config, live, busy, leaders, nowMillis);
     p.splitFollowUps(nowMillis);
     p.spreadZones();
     p.greedy();
@@ -82,11 +92,16 @@ public final class RebalancePolicy {
     final List<Move> moves = new ArrayList<>();
     final List<LeaderTransfer> transfers = new ArrayList<>();
     final double initialScore;
+    final LeaderHistory leaders;
+    final long nowMillis;
     int moveBudget;
     int transferBudget;
 
-    Planner(ClusterSnapshot s, ControllerConfig config, List<String> live, Set<Long> busy) {
+    Planner(ClusterSnapshot s, ControllerConfig config, List<String> live, Set<Long> busy, LeaderHistory leaders,
+        long nowMillis) {
       this.s = s;
+      this.leaders = leaders;
+      this.nowMillis = nowMillis;
       this.config = config;
       this.live = live;
       this.liveSet = new HashSet<>(live);
@@ -253,7 +268,8 @@ public final class RebalancePolicy {
           String leader = r.leaderNodeId();
           if (transferBudget > 0 && !leader.isEmpty()) {
             for (String c : replicas) {
-              if (!c.equals(leader) && (off.contains(leader) || off.contains(c)) && leaderMayGo(r, leader, c)) {
+              if (!c.equals(leader) && (off.contains(leader) || off.contains(c)) && leaderMayGo(r, leader, c)
+                  && leaders.mayTransfer(r.rangeId(), c, nowMillis)) {
                 double[] moved = leaderDelta(r);
                 double d = load.scoreDelta(leader, c, moved);
                 if (d < bestDelta && worthIt(d, moved)) {

@@ -163,6 +163,26 @@ class KvApiIT {
 
   @Test
   @Timeout(90)
+  void aWriteRetriedUnderItsIdAfterASplit_appliesOnce_inTheChildRange() {
+    // what a client does after an ambiguous outcome: it retries under the same write id, possibly to a
+    // range that split meanwhile; the child inherited the dedupe records, so the retry is answered, not redone
+    router.put("dedupe/k", "0");
+    var id = router.nextWriteId();
+    Supplier<Boolean> send = () -> router.call(Key.utf8("dedupe/k"), (a, d) -> router.kv(a).compareAndSet(
+        dev.rangekv.proto.CompareAndSetRequest.newBuilder().setHeader(ClusterRouter.header(d)).setWriteId(id)
+            .setKey(bytes("dedupe/k")).setExpectedValue(bytes("0")).setNewValue(bytes("1")).build())).getSucceeded();
+    assertThat(send.get()).isTrue();
+    long parent = router.lookup(Key.utf8("dedupe/k")).orElseThrow().getRangeId();
+    router.split(Key.utf8("dedupe/j"));
+    router.refresh();
+    assertThat(router.lookup(Key.utf8("dedupe/k")).orElseThrow().getRangeId()).as("dedupe/k is in the child")
+        .isNotEqualTo(parent);
+    assertThat(send.get()).as("the retry's answer is the first outcome, not a failed check").isTrue();
+    assertThat(router.get("dedupe/k")).contains("1");
+  }
+
+  @Test
+  @Timeout(90)
   void staleGeneration_afterSplit_getsRangeMovedWithBothHalves() {
     router.put("stale/a", "1");
     router.put("stale/z", "2");
