@@ -12,10 +12,14 @@ import dev.rangekv.testkit.history.CounterModel;
 import dev.rangekv.testkit.history.FaultLog;
 import dev.rangekv.testkit.history.RegisterModel;
 import dev.rangekv.testkit.history.Violation;
+import dev.rangekv.testkit.linearizability.Anomaly;
 import dev.rangekv.testkit.linearizability.Linearizability;
+import dev.rangekv.testkit.linearizability.Operation;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,12 +116,12 @@ class NemesisProcessIT {
       long checkStart = System.nanoTime();
       check.linearizability = Linearizability.check(workload.shared.operations());
       check.linearizabilityMillis = (System.nanoTime() - checkStart) / 1_000_000;
-      for (var anomaly : check.linearizability.anomalies()) {
+      for (Anomaly anomaly : check.linearizability.anomalies()) {
         // the whole history of a failing key, one operation a line, beside the node logs
-        java.nio.file.Files.createDirectories(logs);
-        java.nio.file.Files.write(logs.resolve("history-" + anomaly.key().replace('/', '_') + ".txt"),
+        Files.createDirectories(logs);
+        Files.write(logs.resolve("history-" + anomaly.key().replace('/', '_') + ".txt"),
             workload.shared.operations().stream().filter(o -> o.key().equals(anomaly.key()))
-                .sorted(java.util.Comparator.comparingLong(o -> o.invoke())).map(Object::toString).toList());
+                .sorted(Comparator.comparingLong(Operation::invoke)).map(Object::toString).toList());
       }
       String summary = summary(seed, seconds, runEnd - runStart, workload, faults, nemesis, check);
       System.out.println(summary);

@@ -19,6 +19,7 @@ import dev.rangekv.testkit.linearizability.History;
 import dev.rangekv.testkit.linearizability.Result;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -255,7 +256,7 @@ final class Workload {
    */
   private void shareLoop(int sharer, SplittableRandom random) {
     long seq = 0;
-    Map<String, Optional<String>> lastSeen = new java.util.HashMap<>();
+    Map<String, Optional<String>> lastSeen = new HashMap<>();
     while (!stop.get()) {
       String key = sharedKey(random.nextInt(SHARED_KEYS));
       Key k = Key.utf8(key);

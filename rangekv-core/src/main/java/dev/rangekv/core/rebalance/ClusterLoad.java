@@ -164,12 +164,24 @@ final class ClusterLoad {
    * also allow a distance of one, since integers cannot always reach a fractional mean.
    */
   List<String> outOfTolerance(double tolerance) {
+    return outOfTolerance(tolerance, 0);
+  }
+
+  /**
+   * As {@link #outOfTolerance(double)}, with the band widened by {@code margin}: a share of the slack
+   * for bytes and QPS, half a unit per unit of margin for counts. The planner starts balancing only when
+   * a node is out by that margin, then brings nodes back within the plain band (hysteresis: a node that
+   * drifts just past the band, a tie with the mean in all but noise, is not acted on).
+   */
+  List<String> outOfTolerance(double tolerance, double margin) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, double[]> e : load.entrySet()) {
       for (int d = 0; d < 4; d++) {
         double slack = tolerance * mean[d];
         if (d == REPLICAS || d == LEADERS) {
-          slack = Math.max(slack, 1);
+          slack = Math.max(slack, 1) + margin / 2;
+        } else {
+          slack *= 1 + margin;
         }
         if (Math.abs(e.getValue()[d] - mean[d]) > slack) {
           out.add(e.getKey() + ":" + NAMES[d]);

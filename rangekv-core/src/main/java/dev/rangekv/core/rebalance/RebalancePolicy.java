@@ -36,7 +36,9 @@ import java.util.Set;
  * {@code rebalance.min-gain} of its own weight, so an action that would only swap which node is the busier
  * one is not taken, and the measurement noise of a tick cannot undo the last tick's action (hysteresis;
  * see {@link ClusterLoad}). A balancing transfer also waits out the range's leadership cool-down and never
- * hands leadership back to a recent leader ({@link LeaderHistory}). Rules every action obeys: a range's replicas
+ * hands leadership back to a recent leader ({@link LeaderHistory}). Balancing starts only when some node
+ * is out of tolerance by a margin ({@link #TRIGGER_MARGIN}), then brings nodes within the plain band.
+ * Rules every action obeys: a range's replicas
  * stay on distinct nodes, never span fewer zones than before, never go to a dead node or one whose
  * store would pass 95% of its capacity; ranges with a move in flight, a replica on a dead node, or in
  * {@code busy} are left alone; each range is touched at most once per tick. Under a placement rule, a
@@ -45,6 +47,8 @@ import java.util.Set;
  */
 public final class RebalancePolicy {
   private static final double EPSILON = 1e-9;
+  /** How far past the tolerance band a node must be before balancing starts (see ClusterLoad#outOfTolerance). */
+  static final double TRIGGER_MARGIN = 0.5;
 
   private RebalancePolicy() {}
 
@@ -227,6 +231,9 @@ public final class RebalancePolicy {
     }
 
     void greedy() {
+      if (load.outOfTolerance(config.balanceTolerance(), TRIGGER_MARGIN).isEmpty()) {
+        return; // within the band, or out of it by less than the margin: not worth a move or a transfer
+      }
       while (moveBudget > 0 || transferBudget > 0) {
         Set<String> off = new HashSet<>();
         for (String label : load.outOfTolerance(config.balanceTolerance())) {
@@ -370,6 +377,9 @@ public final class RebalancePolicy {
     Explanation summary() {
       List<String> off = load.outOfTolerance(config.balanceTolerance());
       String reason = off.isEmpty() ? "balanced within tolerance"
+          : moves.isEmpty() && transfers.isEmpty()
+              && load.outOfTolerance(config.balanceTolerance(), TRIGGER_MARGIN).isEmpty()
+              ? "out of tolerance by less than the margin that starts balancing"
           : moveBudget == 0 ? "out of tolerance; move budget used (moves in flight or planned)"
           : "out of tolerance; no legal action lowers the imbalance by rebalance.min-gain of what it moves";
       return Explanation.of(reason).with("moves", moves.size()).with("leaderTransfers", transfers.size())

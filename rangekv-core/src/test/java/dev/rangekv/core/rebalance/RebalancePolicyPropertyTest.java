@@ -153,4 +153,49 @@ class RebalancePolicyPropertyTest {
       assertThat(count.values()).allSatisfy(c -> assertThat(Math.abs(c - mean)).isLessThanOrEqualTo(slack));
     });
   }
+
+  /** Per live node: replicas, bytes, leader QPS, leaders, counted from the descriptors (brute force). */
+  private static Map<String, double[]> loads(ClusterSnapshot s, List<String> live) {
+    Map<String, double[]> out = new HashMap<>();
+    live.forEach(n -> out.put(n, new double[4]));
+    for (RangeStats r : s.ranges()) {
+      for (String n : r.range().replicas()) {
+        if (out.containsKey(n)) {
+          out.get(n)[0] += 1;
+          out.get(n)[1] += r.bytes();
+        }
+      }
+      if (out.containsKey(r.leaderNodeId())) {
+        out.get(r.leaderNodeId())[2] += r.qps();
+        out.get(r.leaderNodeId())[3] += 1;
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void balancing_startsOnlyWhenANodeIsOutOfTheBandByTheMargin() {
+    Property.named("rebalance-margin").cases(1000).sizes(1, 40).check(g -> {
+      // no zones, no deaths, no moves in flight, no recent splits: only balancing can act
+      ClusterSnapshot s = randomCluster(g, false, false, g.nextBoolean());
+      s = s.withNodes(s.nodes().stream().map(x -> new NodeStats(x.nodeId(), "", 0, x.lastHeartbeatMillis())).toList());
+      List<String> live = s.liveNodeIds(NOW, CONFIG.deadNodeTimeoutMillis());
+      Map<String, double[]> loads = loads(s, live);
+      boolean beyondMargin = false;
+      for (int d = 0; d < 4; d++) {
+        final int dim = d;
+        double mean = loads.values().stream().mapToDouble(v -> v[dim]).sum() / live.size();
+        double slack = CONFIG.balanceTolerance() * mean;
+        slack = d == 0 || d == 3 ? Math.max(slack, 1) + RebalancePolicy.TRIGGER_MARGIN / 2
+            : slack * (1 + RebalancePolicy.TRIGGER_MARGIN);
+        for (double[] v : loads.values()) {
+          beyondMargin |= Math.abs(v[d] - mean) > slack;
+        }
+      }
+      RebalancePlan p = RebalancePolicy.plan(s, CONFIG, NOW);
+      if (!beyondMargin) {
+        assertThat(p.isEmpty()).as("%s", p.why()).isTrue();
+      }
+    });
+  }
 }

@@ -12,20 +12,20 @@ import java.util.Optional;
  *
  * @param key the key
  * @param operations how many operations the key's whole history had
- * @param minimal the witness, by invocation time
+ * @param witness the witness, by invocation time
  */
-public record Anomaly(String key, int operations, List<Operation> minimal) {
+public record Anomaly(String key, int operations, List<Operation> witness) {
   public Anomaly {
-    minimal = minimal.stream().sorted(Comparator.comparingLong(Operation::invoke)).toList();
+    witness = witness.stream().sorted(Comparator.comparingLong(Operation::invoke)).toList();
   }
 
   /** The sub-history, one operation a line, times in milliseconds from its first invocation. */
   @Override
   public String toString() {
     StringBuilder s = new StringBuilder("not linearizable: key=").append(key).append(" operations=").append(operations)
-        .append(", a failing witness of ").append(minimal.size()).append(':');
-    long origin = minimal.isEmpty() ? 0 : minimal.get(0).invoke();
-    for (Operation o : minimal) {
+        .append(", a failing witness of ").append(witness.size()).append(':');
+    long origin = witness.isEmpty() ? 0 : witness.get(0).invoke();
+    for (Operation o : witness) {
       String end = o.ambiguous() ? "never" : String.format("%.3f", (o.complete() - origin) / 1e6);
       s.append(String.format("%n  client %d  [%.3f .. %s ms]  %s -> %s", o.client(), (o.invoke() - origin) / 1e6, end,
           call(o.call()), result(o.result())));

@@ -30,7 +30,7 @@ class LinearizabilityPropertyTest {
         assertThat(expected).as("a simulated execution is linearizable: %s", ops).isTrue();
       }
       if (!expected) {
-        List<Operation> witness = Linearizability.check(ops).anomalies().get(0).minimal();
+        List<Operation> witness = Linearizability.check(ops).anomalies().get(0).witness();
         assertThat(BruteForce.linearizable(witness)).as("witness %s", witness).isFalse();
         for (Operation w : witness) {
           Operation original = ops.stream().filter(o -> o.id() == w.id()).findFirst().orElseThrow();

@@ -128,15 +128,15 @@ class LinearizabilityTest {
     assertThat(a.key()).isEqualTo("bad");
     assertThat(a.operations()).isEqualTo(41);
     // put v3 (whose value the stale read saw), the last put, and the stale read
-    assertThat(a.minimal()).hasSize(3);
-    assertThat(a.minimal().get(0).call()).isEqualTo(new Call.Put("v3"));
-    assertThat(a.minimal().get(1).call()).isEqualTo(new Call.Put("v19"));
-    assertThat(a.minimal().get(2).call()).isEqualTo(new Call.Get());
+    assertThat(a.witness()).hasSize(3);
+    assertThat(a.witness().get(0).call()).isEqualTo(new Call.Put("v3"));
+    assertThat(a.witness().get(1).call()).isEqualTo(new Call.Put("v19"));
+    assertThat(a.witness().get(2).call()).isEqualTo(new Call.Get());
     assertThat(a.toString()).contains("key=bad", "put \"v3\"", "get -> \"v3\"");
     // the puts of v4..v18 were overwritten before the read began; the gets were not needed to fail.
     // Without the later put or the stale read it passes
-    for (int i = 1; i < a.minimal().size(); i++) {
-      List<Operation> less = new ArrayList<>(a.minimal());
+    for (int i = 1; i < a.witness().size(); i++) {
+      List<Operation> less = new ArrayList<>(a.witness());
       less.remove(i);
       assertThat(Linearizability.linearizable(less)).isTrue();
     }
@@ -145,11 +145,11 @@ class LinearizabilityTest {
   @Test
   void theWitness_keepsTheDeleteThatMakesAReadStale_andDropsWritesNothingCouldSee() {
     k.put(1, "a", 0, 1).delete(1, 2, 3).get(2, null, 4, 5).get(2, "a", 6, 7);
-    assertThat(Linearizability.check(k.list).anomalies().get(0).minimal()).extracting(Operation::call)
+    assertThat(Linearizability.check(k.list).anomalies().get(0).witness()).extracting(Operation::call)
         .containsExactly(new Call.Put("a"), new Call.Delete(), new Call.Get());
     Ops overwritten = new Ops("k").put(1, "a", 0, 1).put(1, "x", 2, 3).delete(1, 4, 5).put(1, "b", 6, 7)
         .get(2, "a", 8, 9);
-    assertThat(Linearizability.check(overwritten.list).anomalies().get(0).minimal()).extracting(Operation::call)
+    assertThat(Linearizability.check(overwritten.list).anomalies().get(0).witness()).extracting(Operation::call)
         .containsExactly(new Call.Put("a"), new Call.Put("b"), new Call.Get());
   }
 
