@@ -253,7 +253,7 @@ public final class RangeStateMachine extends BaseStateMachine {
         ingest = cmd.getIngest();
         result = SpanIngest.apply(store, d, ingest, index).toBuilder()
             .setRange(host.movedDescriptors(d).get(0)).build();
-        batch.setApplied(rangeId, term, index);
+        batch.setApplied(rangeId, term, index).sync(); // durable before the staged files go
       } else if (cmd.hasSplit()) {
         split = SplitApplier.apply(store, d, cmd.getSplit(), term, index, batch);
         result = split.result();
