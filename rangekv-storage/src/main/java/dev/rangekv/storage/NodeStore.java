@@ -278,6 +278,17 @@ public final class NodeStore implements AutoCloseable {
   }
 
   /**
+   * Ingests the files into {@code [lo, hi)}, which the caller has seen hold no key (under the range's
+   * apply lock): no range tombstone first, so RocksDB need not flush its memtable before the ingest.
+   */
+  public void ingestIntoEmptySpan(Key lo, RangeEnd hi, List<Path> sstFiles) throws StoreException {
+    guarded(() -> {
+      transfer.ingest(lo, hi, sstFiles, false);
+      return null;
+    });
+  }
+
+  /**
    * Copies the user entries of SST file {@code in} into {@code out}, keys starting with {@code from}
    * rewritten to start with {@code to} instead, keeping only those inside {@code [lo, hi)}. Returns the
    * entries written; writes no file when none.

@@ -96,10 +96,20 @@ final class SpanTransfer {
 
   /** Deletes {@code [lo, hi)} (durably), then ingests the files, each checked to lie inside the span. */
   void ingest(Key lo, RangeEnd hi, List<Path> files) {
+    ingest(lo, hi, files, true);
+  }
+
+  /**
+   * As {@link #ingest(Key, RangeEnd, List)}; without {@code deleteFirst} (the caller knows the span holds
+   * no key) no range tombstone is written, which would make RocksDB flush the memtable before the ingest.
+   */
+  void ingest(Key lo, RangeEnd hi, List<Path> files, boolean deleteFirst) {
     for (Path f : files) {
       checkInside(f, lo, hi);
     }
-    deleteSpan(lo, hi);
+    if (deleteFirst) {
+      deleteSpan(lo, hi);
+    }
     if (files.isEmpty()) {
       return;
     }

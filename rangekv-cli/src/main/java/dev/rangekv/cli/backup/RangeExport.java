@@ -28,6 +28,8 @@ import java.util.function.Predicate;
  * Tries the range's leader first, then its other replicas.
  */
 final class RangeExport {
+  /** Rounds over the range's replicas while they answer UNAVAILABLE (about 4.5 s in all). */
+  private static final int RETRIES = 10;
   private final PeerChannels channels;
   private final Destination dest;
   private final long bytesPerSecond;
@@ -46,17 +48,29 @@ final class RangeExport {
    */
   BackupRange export(RangeDescriptorProto d, List<String> addresses, Predicate<BackupRange> reuse) {
     StatusRuntimeException last = null;
-    for (String address : addresses) {
-      try (Context.CancellableContext call = Context.current().withCancellation()) {
-        return call.call(() -> exportFrom(call, address, d, reuse));
-      } catch (StatusRuntimeException e) {
-        last = e;
-      } catch (IOException e) {
-        throw new CliException("cannot write range r" + d.getRangeId() + " to " + dest.uri() + ": " + e.getMessage(), e);
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
+    for (int attempt = 0; attempt < RETRIES; attempt++) {
+      for (String address : addresses) {
+        try (Context.CancellableContext call = Context.current().withCancellation()) {
+          return call.call(() -> exportFrom(call, address, d, reuse));
+        } catch (StatusRuntimeException e) {
+          last = e;
+        } catch (IOException e) {
+          throw new CliException("cannot write range r" + d.getRangeId() + " to " + dest.uri() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      if (last == null || last.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE) {
+        break;
+      }
+      // a dormant range waking, or a leader being elected: a short wait, then the same replicas again
+      try {
+        Thread.sleep(100L * (attempt + 1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliException("interrupted", e);
       }
     }
     String why = last == null ? "no replica address known" : last.getStatus().getCode() + " "

@@ -55,6 +55,12 @@ public final class BackupServiceImpl extends BackupServiceGrpc.BackupServiceImpl
   @Override
   public void exportRange(ExportRangeRequest request, StreamObserver<SpanChunk> out) {
     long rangeId = request.getRangeId();
+    // a dormant range is woken here and answered with a retryable UNAVAILABLE; a follower, NOT_LEADER
+    Optional<dev.rangekv.proto.RangeKvError> refused = gateway.leaderOrRefusal(rangeId);
+    if (refused.isPresent()) {
+      out.onError(RangeKvErrors.toStatusException(refused.get()));
+      return;
+    }
     Optional<RangeDescriptor> d = directory.replica(rangeId).flatMap(RangeReplica::descriptor);
     if (d.isEmpty()) {
       out.onError(RangeKvErrors.toStatusException(RangeKvErrors.rangeNotFound(rangeId)));

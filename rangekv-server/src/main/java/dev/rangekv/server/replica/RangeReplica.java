@@ -281,7 +281,7 @@ public final class RangeReplica {
   private Applied applyIngest(Entry e) {
     CommandResult result = SpanIngest.apply(store, e.descriptor(), e.cmd().getIngest(), e.index()).toBuilder()
         .setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
-    e.batch().setApplied(rangeId, e.term(), e.index());
+    e.batch().setApplied(rangeId, e.term(), e.index()).sync(); // durable before the staged files go
     return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
         Optional.of(e.cmd().getIngest()));
   }

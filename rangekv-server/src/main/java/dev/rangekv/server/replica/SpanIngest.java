@@ -73,7 +73,11 @@ public final class SpanIngest {
     }
     try {
       List<Path> files = RestoreStaging.files(dir);
-      store.replaceSpan(d.start(), d.end(), files);
+      if (ingest.getRequireEmpty()) {
+        store.ingestIntoEmptySpan(d.start(), d.end(), files); // refuse() saw the span empty at this index
+      } else {
+        store.replaceSpan(d.start(), d.end(), files);
+      }
       log.info("restore ingested rangeId={} restoreId={} files={} index={}", d.rangeId(), ingest.getRestoreId(),
           files.size(), index);
     } catch (IOException e) {
