@@ -1,0 +1,27 @@
+package dev.rangekv.bench.multiraft;
+
+import io.microraft.executor.RaftNodeExecutor;
+import java.util.concurrent.TimeUnit;
+
+/** A group's executor on a node-wide runtime: its tasks and timers run on the stripe it is pinned to. */
+record StripeExecutor(Stripe stripe) implements RaftNodeExecutor {
+  @Override
+  public void execute(Runnable task) {
+    // MicroRaft allows running a task at once when the caller is already on the group's thread
+    if (stripe.onStripe()) {
+      task.run();
+    } else {
+      stripe.submit(task);
+    }
+  }
+
+  @Override
+  public void submit(Runnable task) {
+    stripe.submit(task);
+  }
+
+  @Override
+  public void schedule(Runnable task, long delay, TimeUnit unit) {
+    stripe.schedule(task, delay, unit);
+  }
+}
