@@ -35,6 +35,10 @@ final class GroupStore implements RaftStore {
     return group;
   }
 
+  long appendedIndex() {
+    return appendedIndex;
+  }
+
   long durableIndex() {
     return durableIndex;
   }

@@ -4,6 +4,21 @@ package dev.rangekv.bench.multiraft;
 public enum Runtime {
   /** A thread (MicroRaft's DefaultRaftNodeExecutor) and a synced write per flush for every group. */
   PER_GROUP,
-  /** Two stripe threads per node; one synced batch and one message per peer per stripe cycle. */
-  NODE_WIDE
+  /**
+   * Two stripe threads per node; one synced batch and one envelope per peer per stripe cycle; every
+   * message of a cycle waits for the cycle's sync.
+   */
+  NODE_WIDE,
+  /**
+   * As {@link #NODE_WIDE}, but a leader's append requests leave before its own sync (so that leader
+   * and followers sync in parallel, as Raft allows), while the leader counts its own log for commit only
+   * from the cycle after the sync; replies and votes still wait for the sync. A commit therefore means
+   * the entry is synced on a majority, and the client is answered at the apply (whose write, in the
+   * cycle batch, a crash may lose: the synced log replays it).
+   */
+  NODE_WIDE_PIPELINED;
+
+  boolean nodeWide() {
+    return this != PER_GROUP;
+  }
 }

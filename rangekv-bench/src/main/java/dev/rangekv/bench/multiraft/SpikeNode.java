@@ -46,9 +46,10 @@ final class SpikeNode {
     this.options = new Options().setCreateIfMissing(true).setStatistics(statistics);
     this.db = RocksDB.open(options, dir.toString());
     this.replicas = new RaftNode[groups];
-    if (runtime == Runtime.NODE_WIDE) {
+    if (runtime.nodeWide()) {
       for (int s = 0; s < STRIPES; s++) {
-        stripes.add(new Stripe("n" + id + "-stripe-" + s, db, sync, nodes, network, releaseBeforeSync));
+        stripes.add(new Stripe("n" + id + "-stripe-" + s, db, sync, nodes, network,
+            runtime == Runtime.NODE_WIDE_PIPELINED, releaseBeforeSync));
       }
     }
   }
@@ -66,10 +67,10 @@ final class SpikeNode {
     for (int g = 0; g < replicas.length; g++) {
       RaftNode.RaftNodeBuilder builder = RaftNode.newBuilder().setGroupId(g).setLocalEndpoint(new NodeEndpoint(id))
           .setInitialGroupMembers(members).setConfig(config);
-      if (runtime == Runtime.NODE_WIDE) {
+      if (runtime.nodeWide()) {
         Stripe stripe = stripes.get(g % STRIPES);
         GroupStore store = new GroupStore(g, stripe);
-        builder.setExecutor(new StripeExecutor(stripe)).setStore(store)
+        builder.setExecutor(new StripeExecutor(stripe, store)).setStore(store)
             .setTransport(GroupTransport.onStripe(store, stripe))
             .setStateMachine(new KvStateMachine((k, v) -> stripe.batch().put(k, v)));
       } else {
@@ -97,12 +98,13 @@ final class SpikeNode {
   }
 
   /**
-   * Replicates {@code op} through this node's replica of {@code group}. On the node-wide runtime the
-   * answer waits for the sync of the cycle in which the entry was applied.
+   * Replicates {@code op} through this node's replica of {@code group}. On the strict node-wide runtime
+   * the answer waits for the sync of the cycle in which the entry was applied; elsewhere it comes with
+   * the apply, since a commit there is counted from synced logs only.
    */
   CompletableFuture<Ordered<Object>> replicate(int group, PutOp op) {
     CompletableFuture<Ordered<Object>> applied = replicas[group].replicate(op);
-    if (runtime == Runtime.PER_GROUP) {
+    if (runtime != Runtime.NODE_WIDE) {
       return applied;
     }
     Stripe stripe = stripes.get(group % STRIPES);

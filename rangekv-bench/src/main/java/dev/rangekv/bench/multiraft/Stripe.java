@@ -42,11 +42,14 @@ final class Stripe implements WriteTarget {
 
   private record Timer(long deadline, long seq, Runnable task) {}
 
+  private record Deferred(GroupStore store, Runnable task) {}
+
   private final Thread thread;
   private final RocksDB db;
   private final WriteOptions sync;
   private final Network network;
   private final boolean releaseBeforeSync;
+  private final boolean pipelined;
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>(
       (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
@@ -54,7 +57,10 @@ final class Stripe implements WriteTarget {
   private final Set<GroupStore> touched = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<List<RaftMessage>> outbox = new ArrayList<>();
   private final List<List<GroupStore>> outboxFrom = new ArrayList<>();
+  private final List<List<RaftMessage>> early = new ArrayList<>();
+  private final List<List<GroupStore>> earlyFrom = new ArrayList<>();
   private final List<Runnable> acks = new ArrayList<>();
+  private List<Deferred> nextCycle = new ArrayList<>();
   private volatile boolean running = true;
   private volatile boolean parked;
   private long timerSeq;
@@ -66,13 +72,17 @@ final class Stripe implements WriteTarget {
   final AtomicLong unsyncedReleases = new AtomicLong();
   final AtomicLong taskFailures = new AtomicLong();
 
-  Stripe(String name, RocksDB db, WriteOptions sync, int nodes, Network network, boolean releaseBeforeSync) {
+  Stripe(String name, RocksDB db, WriteOptions sync, int nodes, Network network, boolean pipelined,
+      boolean releaseBeforeSync) {
     this.db = db;
     this.sync = sync;
     this.network = network;
+    this.pipelined = pipelined;
     this.releaseBeforeSync = releaseBeforeSync;
     for (int i = 0; i < nodes; i++) {
       outbox.add(new ArrayList<>());
+      early.add(new ArrayList<>());
+      earlyFrom.add(new ArrayList<>());
       outboxFrom.add(new ArrayList<>());
     }
     this.thread = new Thread(this::loop, name);
@@ -120,8 +130,29 @@ final class Stripe implements WriteTarget {
     }
   }
 
+  boolean pipelined() {
+    return pipelined;
+  }
+
+  /**
+   * Runs {@code task} first thing in the next cycle, after this cycle's sync and before anything the
+   * group does next, so that everything its log holds when the task runs is durable.
+   */
+  void afterThisCycle(GroupStore store, Runnable task) {
+    if (onStripe()) {
+      nextCycle.add(new Deferred(store, task));
+    } else {
+      submit(() -> nextCycle.add(new Deferred(store, task)));
+    }
+  }
+
   /** Queues a message for release at the end of this cycle; called by a group's transport. */
   void send(GroupStore from, int toNode, RaftMessage message) {
+    if (pipelined && message instanceof AppendEntriesRequest) {
+      early.get(toNode).add(message);
+      earlyFrom.get(toNode).add(from);
+      return;
+    }
     outbox.get(toNode).add(message);
     outboxFrom.get(toNode).add(from);
   }
@@ -144,6 +175,7 @@ final class Stripe implements WriteTarget {
 
   private void loop() {
     while (running) {
+      runDeferred();
       runDueTimers();
       Runnable task;
       int n = 0;
@@ -157,9 +189,23 @@ final class Stripe implements WriteTarget {
         log.error("stripe sync failed, stopping thread={}", thread.getName(), e);
         return;
       }
-      if (tasks.isEmpty()) {
+      if (tasks.isEmpty() && nextCycle.isEmpty()) {
         park();
       }
+    }
+  }
+
+  private void runDeferred() {
+    if (nextCycle.isEmpty()) {
+      return;
+    }
+    List<Deferred> due = nextCycle;
+    nextCycle = new ArrayList<>();
+    for (Deferred d : due) {
+      if (d.store().appendedIndex() > d.store().durableIndex()) {
+        unsyncedReleases.incrementAndGet(); // the leader would count an entry that is not yet durable
+      }
+      run(d.task());
     }
   }
 
@@ -181,6 +227,7 @@ final class Stripe implements WriteTarget {
 
   private void endCycle() throws RocksDBException {
     cycles.incrementAndGet();
+    releaseEarly();
     if (releaseBeforeSync) {
       release();
     }
@@ -224,6 +271,27 @@ final class Stripe implements WriteTarget {
     }
   }
 
+  /** A leader's append requests of this cycle, before the sync (pipelined runtime): only the term is checked. */
+  private void releaseEarly() {
+    for (int node = 0; node < early.size(); node++) {
+      List<RaftMessage> out = early.get(node);
+      if (out.isEmpty()) {
+        continue;
+      }
+      List<GroupStore> from = earlyFrom.get(node);
+      for (int i = 0; i < out.size(); i++) {
+        if (out.get(i).getTerm() > from.get(i).durableTerm()) {
+          unsyncedReleases.incrementAndGet();
+        }
+      }
+      from.clear();
+      envelopes.incrementAndGet();
+      messages.addAndGet(out.size());
+      network.deliver(node, List.copyOf(out));
+      out.clear();
+    }
+  }
+
   /** Whether the sender's durable log and term cover what {@code message} says it has stored. */
   static boolean covered(GroupStore store, RaftMessage message) {
     if (message instanceof PreVoteRequest || message instanceof PreVoteResponse) {
@@ -243,7 +311,7 @@ final class Stripe implements WriteTarget {
 
   private void park() {
     parked = true;
-    if (tasks.isEmpty() && running) {
+    if (tasks.isEmpty() && nextCycle.isEmpty() && running) {
       long wait = timers.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : timers.peek().deadline - System.nanoTime();
       if (wait > 0) {
         LockSupport.parkNanos(this, wait);
