@@ -6,8 +6,10 @@
  * {@code ratis} (the Apache Ratis engine behind the seam), {@code replica} (the range replica's apply
  * logic and its checks), {@code raft} (submitting to a range's group, proposal buffers, peer channels),
  * {@code rpc} (the gRPC services), {@code split}, {@code move}, {@code merge} and {@code dormancy} (one
- * operation each), {@code backup} (exporting a range for a backup and staging a restore's files), {@code meta} (the node's part in the meta range), {@code stats} (per-range load,
- * heartbeats), {@code observe} (metrics, health, the HTTP port), {@code console} (the web console) and
- * {@code security} (mutual TLS, roles). docs/architecture.md follows requests through them.
+ * operation each), {@code backup} (exporting a range for a backup and staging a restore's files),
+ * {@code meta} (the node's part in the meta range), {@code stats} (per-range load, heartbeats),
+ * {@code observe} (metrics, health, the HTTP port), {@code console} (the web console) and {@code
+ * security} (mutual TLS, roles). Only {@code node} wires the engine; the operations see the seam.
+ * docs/architecture.md follows requests through them.
  */
 package dev.rangekv.server;
