@@ -1,6 +1,5 @@
 package dev.rangekv.cli.backup;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,24 +42,10 @@ final class FileDestination implements Destination {
     Files.createDirectories(target.getParent());
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
     OutputStream out = Files.newOutputStream(tmp);
-    return new FilterOutputStream(out) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        out.close();
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      }
-    };
+    return new PublishOnClose(out, () -> {
+      out.close();
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    });
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.rangekv.cli.backup;
 
 import dev.rangekv.cli.cluster.CliException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -94,30 +93,16 @@ final class S3Destination implements Destination {
     String key = key(name);
     Path spool = Files.createTempFile("rangekv-s3-", ".part");
     OutputStream out = Files.newOutputStream(spool);
-    return new FilterOutputStream(out) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
+    return new PublishOnClose(out, () -> {
+      try {
+        out.close();
+        s3.putObject(r -> r.bucket(bucket).key(key), RequestBody.fromFile(spool));
+      } catch (SdkException e) {
+        throw new IOException("uploading s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
+      } finally {
+        Files.deleteIfExists(spool);
       }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        try {
-          out.close();
-          s3.putObject(r -> r.bucket(bucket).key(key), RequestBody.fromFile(spool));
-        } catch (SdkException e) {
-          throw new IOException("uploading s3://" + bucket + "/" + key + " failed: " + e.getMessage(), e);
-        } finally {
-          Files.deleteIfExists(spool);
-        }
-      }
-    };
+    });
   }
 
   @Override

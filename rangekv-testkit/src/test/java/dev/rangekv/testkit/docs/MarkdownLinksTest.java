@@ -51,8 +51,8 @@ class MarkdownLinksTest {
 
   @Test
   void anchors_followGitHubsRules() {
-    assertThat(anchors("## Proposal buffer (issue 13): before/after in one sitting\n### `rangekv start`, one node\n"))
-        .containsExactlyInAnyOrder("proposal-buffer-issue-13-beforeafter-in-one-sitting", "rangekv-start-one-node");
+    assertThat(anchors("## Proposal buffer (step 13): before/after in one sitting\n### `rangekv start`, one node\n"))
+        .containsExactlyInAnyOrder("proposal-buffer-step-13-beforeafter-in-one-sitting", "rangekv-start-one-node");
   }
 
   /** GitHub's heading anchors: lower case, punctuation but hyphens and underscores dropped, spaces to hyphens. */
