@@ -160,6 +160,7 @@ public final class FakeCluster {
     g.log.add(new Entry(g.term, cmd));
     g.waiting.put((long) g.log.size(), result);
     replicate(g);
+    advanceCommit(g); // a group of one commits on append: no follower's answer will
     return result;
   }
 

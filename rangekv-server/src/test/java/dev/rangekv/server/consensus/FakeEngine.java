@@ -138,7 +138,8 @@ public final class FakeEngine implements RangeConsensus {
     long lastTerm = held == 0 ? 0 : g.log.get((int) held - 1).term();
     return Optional.of(new GroupStatus(l.get(), !l.get().leader() && !g.leader.isEmpty(), g.term,
         g.applied.getOrDefault(nodeId, 0L), Math.min(held, g.commit), new GroupStatus.LogPosition(lastTerm, held),
-        g.members, List.of(), false, matches, silence, commits, false));
+        g.change == null ? g.members : g.change.next(), g.change == null ? List.of() : g.members, false, matches,
+        silence, commits, false)); // a change in flight shows as a joint configuration (new and previous members)
   }
 
   private Optional<ConsensusException> notLeader(long rangeId) {
