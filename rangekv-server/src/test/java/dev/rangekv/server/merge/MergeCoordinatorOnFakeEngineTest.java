@@ -29,7 +29,10 @@ import dev.rangekv.server.split.RangeIdSource;
 import dev.rangekv.server.split.SplitHost;
 import dev.rangekv.server.split.SplitProposer;
 import dev.rangekv.storage.KeyValue;
+import dev.rangekv.testkit.Gen;
+import dev.rangekv.testkit.Property;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +84,39 @@ class MergeCoordinatorOnFakeEngineTest {
       write(nodes, n, "c3");
       write(nodes, n, "x3");
       assertThat(scan(n).keySet()).containsExactly("a1", "b2", "c3", "x3", "y2", "z1");
+    }
+  }
+
+  @Test
+  void merge_afterSeededWritesAndASplit_keepsExactlyTheAcknowledgedWrites() {
+    Property.named("merge after seeded writes").cases(8).sizes(5, 40).check(this::mergeCase);
+  }
+
+  private void mergeCase(Gen gen) throws Exception {
+    FakeCluster cluster = new FakeCluster(gen.nextLong(), FakeCluster.Faults.NONE);
+    try (FakeNodes nodes = new FakeNodes(cluster, Files.createTempDirectory(dir, "case"), 1)) {
+      nodes.bootstrap();
+      FakeNodes.Node n = nodes.node("n1");
+      Map<String, String> model = new TreeMap<>();
+      String splitKey = String.valueOf((char) ('b' + gen.nextInt(24)));
+      for (int phase = 0; phase < 3; phase++) {
+        if (phase == 1) {
+          split(nodes, splitKey);
+        } else if (phase == 2) {
+          CompletableFuture<RangeDescriptorProto> merged = coordinator(n).merge(request(n));
+          cluster.run();
+          assertThat(merged).isCompleted();
+          assertThat(descriptor(n, 1).end()).isEqualTo(RangeEnd.INFINITY);
+          assertThat(n.directory().replica(2)).as("the right range is dropped").isEmpty();
+        }
+        for (int i = gen.size(); i > 0; i--) {
+          String key = (char) ('a' + gen.nextInt(26)) + String.valueOf(gen.nextInt(10));
+          String value = "v" + phase + "-" + i;
+          write(nodes, n, key, value);
+          model.put(key, value);
+        }
+      }
+      assertThat(scan(n)).isEqualTo(model);
     }
   }
 
@@ -161,6 +198,10 @@ class MergeCoordinatorOnFakeEngineTest {
 
   /** Puts {@code key} through {@code via}'s gateway to the range holding it; asserts it was acknowledged. */
   private void write(FakeNodes nodes, FakeNodes.Node via, String key) {
+    write(nodes, via, key, "v-" + key);
+  }
+
+  private void write(FakeNodes nodes, FakeNodes.Node via, String key, String value) {
     Key k = Key.utf8(key);
     RangeDescriptor d = via.directory().replicas().stream().map(RangeReplica::descriptor).flatMap(Optional::stream)
         .filter(r -> r.contains(k)).findFirst().orElseThrow();
@@ -168,7 +209,7 @@ class MergeCoordinatorOnFakeEngineTest {
         .setHeader(RangeHeader.newBuilder().setRangeId(d.rangeId()).setGeneration(d.generation()))
         .setWriteId(WriteId.newBuilder().setClientId(CLIENT).setRequestId(++requestId))
         .addMutations(Mutation.newBuilder().setPut(KeyValueProto.newBuilder()
-            .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("v-" + key))))
+            .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value))))
         .build();
     CompletableFuture<CommandResult> f = via.proposals().write(batch);
     nodes.cluster().run();
