@@ -81,6 +81,7 @@ class MergeCoordinatorOnFakeEngineTest {
       assertThat(left.start()).isEqualTo(Key.EMPTY);
       assertThat(left.end()).isEqualTo(RangeEnd.INFINITY);
       assertThat(merged.join().getRangeId()).isEqualTo(1);
+      assertThat(n.directory().replica(2)).as("the right range is dropped").isEmpty();
       write(nodes, n, "c3");
       write(nodes, n, "x3");
       assertThat(scan(n).keySet()).containsExactly("a1", "b2", "c3", "x3", "y2", "z1");
@@ -117,6 +118,28 @@ class MergeCoordinatorOnFakeEngineTest {
         }
       }
       assertThat(scan(n)).isEqualTo(model);
+    }
+  }
+
+  @Test
+  void merge_namingAStaleRightGeneration_isRefusedAsMoved_andBothRangesStayWritable() {
+    FakeCluster cluster = new FakeCluster(4, FakeCluster.Faults.NONE);
+    try (FakeNodes nodes = new FakeNodes(cluster, dir, 1)) {
+      nodes.bootstrap();
+      FakeNodes.Node n = nodes.node("n1");
+      split(nodes, "m");
+      MergeRangesRequest stale = request(n).toBuilder()
+          .setRight(RangeHeader.newBuilder().setRangeId(2).setGeneration(descriptor(n, 2).generation() + 1)).build();
+
+      assertThatThrownBy(() -> coordinator(n).merge(stale).join())
+          .rootCause().isInstanceOfSatisfying(RangeKvException.class,
+              e -> assertThat(e.error().hasRangeMoved()).isTrue());
+
+      assertThat(descriptor(n, 1).end()).isEqualTo(RangeEnd.at(Key.utf8("m")));
+      assertThat(n.directory().replica(2)).isPresent();
+      write(nodes, n, "a1");
+      write(nodes, n, "z1");
+      assertThat(scan(n).keySet()).containsExactly("a1", "z1");
     }
   }
 
