@@ -15,6 +15,7 @@ import dev.rangekv.server.consensus.FakeCluster;
 import dev.rangekv.server.consensus.FakeNodes;
 import dev.rangekv.server.replica.RangeKvException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
@@ -106,5 +107,28 @@ class RaftGatewayOnFakeEngineTest {
     RangeKvError e = errorOf(f);
     assertThat(e.hasNotLeader()).isTrue();
     assertThat(e.getDefinitelyNotApplied()).isFalse();
+  }
+
+  @Test
+  void writesQueuedBehindAnEntryWhoseLeaderGoes_areRefusedAsNotApplied_andTheNewLeaderTakesWrites() {
+    ProposalBuffers proposals = nodes.node("n1").proposals();
+    CompletableFuture<CommandResult> inFlight = proposals.write(put("a", 1));
+    CompletableFuture<CommandResult> queued = proposals.write(put("b", 2));
+    nodes.node("n1").engine().close(1); // the leader goes before either reached a follower
+    nodes.cluster().run();
+
+    assertThat(errorOf(inFlight).getDefinitelyNotApplied()).as("the entry in flight: outcome unknown").isFalse();
+    assertThat(errorOf(queued).getDefinitelyNotApplied()).as("the write never proposed").isTrue();
+    assertThat(proposals.idle(1)).isTrue();
+    String leader = nodes.cluster().leaderOf(1);
+    assertThat(leader).isIn("n2", "n3");
+    CompletableFuture<CommandResult> after = nodes.node(leader).proposals().write(put("c", 3));
+    nodes.cluster().run();
+    assertThat(after.join().getBatch().getSucceeded()).isTrue();
+    // the unknown outcome may go either way; the refused write must not be there, the new one must
+    List<String> committed = nodes.cluster().committed(1).stream()
+        .flatMap(c -> c.getWrites().getWritesList().stream())
+        .flatMap(w -> w.getMutationsList().stream()).map(m -> m.getPut().getKey().toStringUtf8()).toList();
+    assertThat(committed).contains("c").doesNotContain("b");
   }
 }
