@@ -84,13 +84,15 @@ public final class DedupeTable {
     return Optional.empty();
   }
 
-  /** Records {@code result} for {@code id} and, when the client's low-water mark moved far enough, trims. */
+  /**
+   * Records {@code result} for {@code id} and, when the client's low-water mark moved far enough, trims.
+   * The whole result, with the current value a refused check read: a retry is answered with what the
+   * first attempt saw, and a refusal replayed without its value would report a value never written
+   * (DedupeTablePropertyTest#aRetriedRefusedCheck_getsTheValueItSawFirst).
+   */
   static void record(EntryBatch view, WriteId id, CommandResult result) {
-    CommandResult slim = result.hasBatch() && !result.getBatch().getCurrentValue().isEmpty()
-        ? result.toBuilder().setBatch(result.getBatch().toBuilder().clearCurrentValue()).build()
-        : result;
     ByteString client = id.getClientId();
-    view.localPut(recordField(view, client, id.getRequestId()), slim.toByteArray());
+    view.localPut(recordField(view, client, id.getRequestId()), result.toByteArray());
     long lowWater = Math.min(id.getRequestId(),
         Math.max(id.getLowWater(), id.getRequestId() - DEFAULT_WINDOW));
     long floor = floor(view, client);

@@ -164,6 +164,19 @@ class DedupeTablePropertyTest {
         .orElseThrow().getError().hasDuplicateTooOld()).isTrue();
   }
 
+  @Test
+  void aRetriedRefusedCheck_getsTheValueItSawFirst() {
+    EntryBatchRun run = new EntryBatchRun(store, nextRange++);
+    WriteId id = WriteId.newBuilder().setClientId(ByteString.copyFromUtf8("c")).setRequestId(1).build();
+    CommandResult refused = CommandResult.newBuilder().setBatch(BatchResponse.newBuilder().setSucceeded(false)
+        .setFailedCheckIndex(0).setCurrentFound(true).setCurrentValue(ByteString.copyFromUtf8("s1-7"))).build();
+    DedupeTable.record(run.view(), id, refused);
+    run.commit();
+    // the retry of a compare-and-set whose first attempt applied but lost its reply: the client reports
+    // this value as the key's current one, so it must be the value the check read, not an empty one
+    assertThat(DedupeTable.seen(run.view(), id)).contains(refused);
+  }
+
   private static CommandResult result(boolean succeeded) {
     return CommandResult.newBuilder().setBatch(BatchResponse.newBuilder().setSucceeded(succeeded)).build();
   }
