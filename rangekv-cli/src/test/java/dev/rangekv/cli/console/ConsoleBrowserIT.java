@@ -98,7 +98,7 @@ class ConsoleBrowserIT {
           }
           // the last range of the latest column is (or precedes, after a later split) the map's last range now
           List<RangeStatsProto> map = ranges(meta);
-          assertThat(label(map.get(map.size() - 1).getRange())).isGreaterThanOrEqualTo(seen[1]);
+          assertThat(unquoted(label(map.get(map.size() - 1).getRange()))).isGreaterThanOrEqualTo(unquoted(seen[1]));
           assertThat(Integer.parseInt(browser.findElement(By.tagName("body")).getDomAttribute("data-bands")))
               .isGreaterThanOrEqualTo(4);
           shoot(browser, "console-heatmap.png");
@@ -171,6 +171,16 @@ class ConsoleBrowserIT {
   }
 
   /** A start key as the console prints it: as the CLI does ({@link KeyText}), the empty start as -inf. */
+  /**
+   * A label without the quotes a key with unprintable bytes is rendered in, so labels compare by their text: an
+   * append-aware split key (the last written key plus a zero byte) renders as {@code "user/00001047\x00"}, which
+   * would otherwise sort before every plain {@code user/...} label.
+   */
+  private static String unquoted(String label) {
+    return label.length() >= 2 && label.startsWith("\"") && label.endsWith("\"")
+        ? label.substring(1, label.length() - 1) : label;
+  }
+
   private static String label(RangeDescriptorProto d) {
     return d.getStart().isEmpty() ? "-inf" : KeyText.render(Key.of(d.getStart().toByteArray()));
   }
