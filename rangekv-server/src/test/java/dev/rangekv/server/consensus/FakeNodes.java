@@ -3,11 +3,16 @@ package dev.rangekv.server.consensus;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
+import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
+import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
+import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.split.SplitHost;
 import dev.rangekv.server.split.SplitApplier;
 import dev.rangekv.storage.NodeStore;
 import dev.rangekv.storage.RangeLocalState;
@@ -16,6 +21,8 @@ import dev.rangekv.storage.WriteBatchBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -37,6 +44,31 @@ public final class FakeNodes implements AutoCloseable {
       ProposalBuffers proposals) {
     public RaftReplica replica() {
       return RaftReplica.newBuilder().setNodeId(id).setRaftAddress(id + ":raft").setClientAddress(UNREACHABLE).build();
+    }
+
+    /** What a split proposer on this node needs: its replicas' descriptors and peers, and its gateway. */
+    public SplitHost splitHost() {
+      return new SplitHost() {
+        @Override
+        public Optional<RangeDescriptor> descriptor(long rangeId) {
+          return directory.replica(rangeId).flatMap(RangeReplica::descriptor);
+        }
+
+        @Override
+        public List<RaftReplica> peers(long rangeId) {
+          return directory.replicaRecord(rangeId);
+        }
+
+        @Override
+        public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
+          return gateway.leaderOrRefusal(rangeId);
+        }
+
+        @Override
+        public CompletableFuture<CommandResult> propose(RangeCommand cmd) {
+          return gateway.write(cmd);
+        }
+      };
     }
   }
 

@@ -130,27 +130,7 @@ class ReplicatedWritesPropertyTest {
   private static CompletableFuture<?> split(FakeNodes nodes) {
     FakeNodes.Node leader = nodes.node(nodes.cluster().leaderOf(1));
     RangeDescriptor d = leader.directory().replica(1).flatMap(RangeReplica::descriptor).orElseThrow();
-    SplitHost host = new SplitHost() {
-      @Override
-      public Optional<RangeDescriptor> descriptor(long rangeId) {
-        return leader.directory().replica(rangeId).flatMap(RangeReplica::descriptor);
-      }
-
-      @Override
-      public List<RaftReplica> peers(long rangeId) {
-        return leader.directory().replicaRecord(rangeId);
-      }
-
-      @Override
-      public Optional<dev.rangekv.proto.RangeKvError> leaderOrRefusal(long rangeId) {
-        return leader.gateway().leaderOrRefusal(rangeId);
-      }
-
-      @Override
-      public CompletableFuture<CommandResult> propose(RangeCommand cmd) {
-        return leader.gateway().write(cmd);
-      }
-    };
+    SplitHost host = leader.splitHost();
     return new SplitProposer(host, leader.store(), RangeIdSource.absent(), applied -> { })
         .split(RangeHeader.newBuilder().setRangeId(1).setGeneration(d.generation()).build(),
             ByteString.copyFromUtf8("m"), 2);

@@ -243,27 +243,7 @@ class MergeCoordinatorOnFakeEngineTest {
   /** Splits range 1 at {@code at} into child 2 on its leader, as the split proposer does. */
   private static void split(FakeNodes nodes, String at) {
     FakeNodes.Node leader = nodes.leaderOf(1);
-    SplitHost host = new SplitHost() {
-      @Override
-      public Optional<RangeDescriptor> descriptor(long rangeId) {
-        return leader.directory().replica(rangeId).flatMap(RangeReplica::descriptor);
-      }
-
-      @Override
-      public List<RaftReplica> peers(long rangeId) {
-        return leader.directory().replicaRecord(rangeId);
-      }
-
-      @Override
-      public Optional<dev.rangekv.proto.RangeKvError> leaderOrRefusal(long rangeId) {
-        return leader.gateway().leaderOrRefusal(rangeId);
-      }
-
-      @Override
-      public CompletableFuture<CommandResult> propose(RangeCommand cmd) {
-        return leader.gateway().write(cmd);
-      }
-    };
+    SplitHost host = leader.splitHost();
     CompletableFuture<?> split = new SplitProposer(host, leader.store(), RangeIdSource.absent(), applied -> { })
         .split(RangeHeader.newBuilder().setRangeId(1).setGeneration(descriptor(leader, 1).generation()).build(),
             ByteString.copyFromUtf8(at), 2);
