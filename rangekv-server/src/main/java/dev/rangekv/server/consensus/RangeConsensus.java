@@ -103,4 +103,10 @@ public interface RangeConsensus {
 
   /** The term of entry {@code index} of {@code rangeId}'s log here, while the log holds it. */
   OptionalLong logTermAt(long rangeId, long index);
+
+  /**
+   * Has {@code listener} hear this node's leadership and configuration events (see {@link GroupEvents}):
+   * first a became for each range this node leads now, then every later event, in order per range.
+   */
+  void addListener(GroupEvents listener);
 }

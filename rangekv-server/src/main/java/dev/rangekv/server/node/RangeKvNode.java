@@ -27,6 +27,7 @@ import dev.rangekv.server.move.SpanFetcher;
 import dev.rangekv.server.move.SpanSource;
 import dev.rangekv.server.observe.GrpcMetrics;
 import dev.rangekv.server.observe.HttpSettings;
+import dev.rangekv.server.observe.LeaderCount;
 import dev.rangekv.server.observe.MetaLeaderSampler;
 import dev.rangekv.server.observe.NodeHttp;
 import dev.rangekv.server.observe.NodeMetrics;
@@ -164,6 +165,8 @@ public final class RangeKvNode implements AutoCloseable {
           }, executors.moves());
       undo.onFailure(engine::close);
       this.consensus = engine.ranges();
+      LeaderCount leaders = new LeaderCount();
+      consensus.addListener(leaders);
       ScheduledExecutorService groupExecutor = executors.groups();
       ExecutorService moveExecutor = executors.moves();
       this.reconciler = new GroupReconciler(config.nodeId(), consensus, store, directory, groupExecutor);
@@ -207,7 +210,7 @@ public final class RangeKvNode implements AutoCloseable {
 
         @Override
         public int leaders() {
-          return leadersHeld();
+          return leaders.count();
         }
       }, registry -> new RaftMetrics(config.nodeId(), registry)) : null;
       if (metrics != null) {
@@ -263,21 +266,6 @@ public final class RangeKvNode implements AutoCloseable {
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress(), http == null ? "" : http.address());
-  }
-
-  /** Ranges whose Raft group on this node leads (a scrape-time count; groups starting or closed are skipped). */
-  private int leadersHeld() {
-    int n = 0;
-    for (var replica : directory.replicas()) {
-      try {
-        if (consensus.leadership(replica.rangeId()).map(l -> l.leader()).orElse(false)) {
-          n++;
-        }
-      } catch (IllegalStateException e) {
-        // its group is closing or starting: not a leader now
-      }
-    }
-    return n;
   }
 
   /** Whether this node can serve now (see {@link NodeHealth}). */

@@ -7,18 +7,25 @@ import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.server.consensus.GroupEvents;
+import dev.rangekv.server.consensus.Member;
 import dev.rangekv.server.replica.LogPoint;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeReplica;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftConfigurationProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -35,16 +42,20 @@ import org.slf4j.LoggerFactory;
  * RangeReplica} (admission in {@link #startTransaction}, apply, queries after Ratis' ReadIndex/lease
  * check) and reports the durable applied index as its snapshot (the store is the snapshot;
  * install-snapshot notification mode, the span fetched from the leader's node). Ratis calls apply and
- * snapshot methods on one thread per group.
+ * snapshot methods on one thread per group. Its leader and configuration notifications go to the
+ * engine's {@link GroupEvents} (which drops repeats: Ratis reports a step-down both as "not leader" and
+ * as the next leader's election).
  */
 public final class RangeStateMachine extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(RangeStateMachine.class);
 
   private final RangeReplica replica;
+  private final GroupEvents events;
   private volatile TermIndex snapshot;
 
-  public RangeStateMachine(RangeReplica replica) {
+  public RangeStateMachine(RangeReplica replica, GroupEvents events) {
     this.replica = replica;
+    this.events = events;
   }
 
   public RangeReplica replica() {
@@ -246,8 +257,35 @@ public final class RangeStateMachine extends BaseStateMachine {
     }
   }
 
+  /** Any member learns of a new leader here; this replica's own election included. */
+  @Override
+  public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeaderId) {
+    if (member.getPeerId().equals(newLeaderId)) {
+      events.becameLeader(replica.rangeId());
+    } else {
+      events.lostLeadership(replica.rangeId(), newLeaderId == null ? "" : newLeaderId.toString());
+    }
+  }
+
+  /** The leader steps down (before any other leader is known). */
+  @Override
+  public void notifyNotLeader(Collection<TransactionContext> pending) {
+    events.lostLeadership(replica.rangeId(), "");
+  }
+
+  /** A configuration entry applied here (or one installed with a snapshot). */
+  @Override
+  public void notifyConfigurationChanged(long term, long index, RaftConfigurationProto conf) {
+    events.configurationApplied(replica.rangeId(), members(conf.getPeersList()), members(conf.getOldPeersList()));
+  }
+
+  private static List<Member> members(List<RaftPeerProto> peers) {
+    return peers.stream().map(p -> new Member(p.getId().toStringUtf8(), p.getAddress())).toList();
+  }
+
   @Override
   public void close() throws IOException {
+    events.lostLeadership(replica.rangeId(), ""); // a group closed while it leads leads no more
     replica.closed();
     super.close();
   }

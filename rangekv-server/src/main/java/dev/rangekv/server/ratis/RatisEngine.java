@@ -5,6 +5,7 @@ import dev.rangekv.meta.ratis.MetaStateMachine;
 import dev.rangekv.meta.state.MetaLimits;
 import dev.rangekv.proto.tls.TlsFiles;
 import dev.rangekv.server.consensus.EngineTuning;
+import dev.rangekv.server.consensus.GroupEventHub;
 import dev.rangekv.server.consensus.MetaConsensus;
 import dev.rangekv.server.replica.RangeReplica;
 import java.io.IOException;
@@ -79,6 +80,7 @@ public final class RatisEngine implements AutoCloseable {
     RaftEventLoops loops = RaftEventLoops.install(config.nodeId(), config.tuning().transportThreads(), parameters);
     try {
       AtomicReference<RaftServer> built = new AtomicReference<>();
+      GroupEventHub events = new GroupEventHub();
       StateMachine.Registry registry = groupId -> {
         if (MetaGroups.isMeta(groupId)) {
           // the meta state machine's own Raft clients (the fetch of the leader's snapshot) use this node's TLS
@@ -86,7 +88,7 @@ public final class RatisEngine implements AutoCloseable {
           host.metaOpened(RatisMetaConsensus.opened(built::get, sm));
           return sm;
         }
-        return new RangeStateMachine(host.newReplica(rangeIdOf(groupId)));
+        return new RangeStateMachine(host.newReplica(rangeIdOf(groupId)), events);
       };
       // Ratis opens every group directory it finds: dormant ranges' directories are parked first
       ParkedGroups.parkAtStart(host.ranges(), host::dormant, config.raftDir());
@@ -113,7 +115,8 @@ public final class RatisEngine implements AutoCloseable {
         throw e;
       }
       return new RatisEngine(server, loops,
-          new RatisRangeConsensus(server, new ParkedGroups(server, config.raftDir()), config.requestTimeout(), executor),
+          new RatisRangeConsensus(server, new ParkedGroups(server, config.raftDir()), config.requestTimeout(), executor,
+              events),
           new RatisMetaConsensus(server, config.dataDir()));
     } catch (IOException | RuntimeException e) {
       loops.close();

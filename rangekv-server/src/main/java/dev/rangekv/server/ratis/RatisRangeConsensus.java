@@ -6,6 +6,8 @@ import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.server.consensus.ConsensusException;
 import dev.rangekv.server.consensus.ConsensusException.Kind;
+import dev.rangekv.server.consensus.GroupEventHub;
+import dev.rangekv.server.consensus.GroupEvents;
 import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
 import dev.rangekv.server.consensus.Member;
@@ -69,14 +71,18 @@ public final class RatisRangeConsensus implements RangeConsensus {
   private final Duration requestTimeout;
   /** Runs the short continuations of membership and leadership calls (never Ratis' own threads). */
   private final Executor executor;
+  /** Fed by each group's {@link RangeStateMachine}. */
+  private final GroupEventHub events;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
 
-  public RatisRangeConsensus(RaftServer server, ParkedGroups parked, Duration requestTimeout, Executor executor) {
+  public RatisRangeConsensus(RaftServer server, ParkedGroups parked, Duration requestTimeout, Executor executor,
+      GroupEventHub events) {
     this.server = server;
     this.parked = parked;
     this.requestTimeout = requestTimeout;
     this.executor = executor;
+    this.events = events;
   }
 
   /** The Ratis server underneath (for the node's wiring and for tests that look inside a division). */
@@ -377,6 +383,11 @@ public final class RatisRangeConsensus implements RangeConsensus {
     } catch (IOException e) {
       return OptionalLong.empty(); // the group is closing: the span keeps the stored term
     }
+  }
+
+  @Override
+  public void addListener(GroupEvents listener) {
+    events.add(listener);
   }
 
   private interface AsyncCall {

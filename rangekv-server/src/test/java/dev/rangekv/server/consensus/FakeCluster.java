@@ -79,6 +79,11 @@ public final class FakeCluster {
     return g == null ? "" : g.leader;
   }
 
+  /** The term of {@code rangeId}'s group: one more for each election it had (0: never led). */
+  public long term(long rangeId) {
+    return group(rangeId).term;
+  }
+
   /** The index of the last entry of {@code rangeId}'s log on its leader (0: empty). */
   public long lastIndex(long rangeId) {
     return group(rangeId).log.size();
@@ -224,6 +229,7 @@ public final class FakeCluster {
     g.log.add(new Entry(g.term, null));
     g.readyAt = g.log.size();
     g.matches.put(nodeId, (long) g.log.size());
+    engines.get(nodeId).events.becameLeader(g.rangeId);
     replicate(g);
     advanceCommit(g);
   }
@@ -234,6 +240,7 @@ public final class FakeCluster {
       return;
     }
     g.matches.put(g.leader, (long) g.log.size());
+    engines.get(g.leader).events.lostLeadership(g.rangeId, hint);
     g.leader = "";
     List<CompletableFuture<CommandResult>> failed = new ArrayList<>(g.waiting.values());
     g.waiting.clear();
@@ -343,6 +350,14 @@ public final class FakeCluster {
     }
     g.members = c.next();
     g.change = null;
+    // every new member holds the configuration now; the leader applies it even when it leaves
+    Set<String> told = new java.util.TreeSet<>(g.memberIds());
+    told.add(g.leader);
+    for (String m : told) {
+      if (g.open.contains(m)) {
+        engines.get(m).events.configurationApplied(g.rangeId, g.members, List.of());
+      }
+    }
     advanceCommit(g);
     c.done().complete(null);
   }

@@ -31,6 +31,8 @@ public final class FakeEngine implements RangeConsensus {
   private final Map<Long, RangeReplica> replicas = new HashMap<>();
   /** Ranges whose group was closed with its storage kept (a dormant range). */
   private final Set<Long> kept = new HashSet<>();
+  /** The cluster reports this node's leadership and configuration changes here. */
+  final GroupEventHub events = new GroupEventHub();
 
   FakeEngine(FakeCluster cluster, String nodeId, LongFunction<RangeReplica> newReplica) {
     this.cluster = cluster;
@@ -219,6 +221,11 @@ public final class FakeEngine implements RangeConsensus {
     }
     cluster.electLeader(rangeId, nodeId);
     return true;
+  }
+
+  @Override
+  public void addListener(GroupEvents listener) {
+    events.add(listener);
   }
 
   @Override
