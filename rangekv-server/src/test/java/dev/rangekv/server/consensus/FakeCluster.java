@@ -215,10 +215,11 @@ public final class FakeCluster {
 
   private void elect(Group g, String nodeId) {
     stepDown(g, nodeId);
+    // the new leader's log is the group's: entries only others held are gone (what it holds is read
+    // before it leads: a leader's match is the whole log, a closed leader's entries included)
+    long keep = g.match(nodeId);
     g.term++;
     g.leader = nodeId;
-    // the new leader's log is the group's: entries only others held are gone
-    long keep = g.match(nodeId);
     while (g.log.size() > keep) {
       g.log.remove(g.log.size() - 1);
     }
