@@ -1,23 +1,17 @@
 package dev.rangekv.server.merge;
 
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.KvServiceGrpc;
-import dev.rangekv.proto.ListRangesRequest;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.RangeKvError;
-import dev.rangekv.proto.ReplicaStatus;
 import dev.rangekv.proto.admin.MergeRangesRequest;
-import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.DropReplicaRequest;
 import dev.rangekv.proto.replica.FreezeCommand;
 import dev.rangekv.proto.replica.FreezeRangeRequest;
-import dev.rangekv.proto.replica.FreezeRangeResponse;
 import dev.rangekv.proto.replica.MergeCommand;
 import dev.rangekv.proto.replica.RangeCommand;
-import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.server.move.AsyncSteps;
 import dev.rangekv.server.move.LeaderContext;
 import dev.rangekv.server.move.LocalReplicas;
@@ -25,7 +19,6 @@ import dev.rangekv.server.move.MoveOptions;
 import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
 import dev.rangekv.server.consensus.RangeConsensus;
-import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.RangeReplica;
@@ -39,7 +32,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,30 +52,35 @@ import org.slf4j.LoggerFactory;
  * left frozen (e.g. a member down during the drop) refuses every request with RANGE_MOVED naming the
  * merged range, so no key is ever served by two ranges.
  *
- * <p>No thread waits on a merge: its steps are a chain of futures (async stubs, the engine's futures, polls
- * re-scheduled after a short pause; {@link AsyncSteps}), with short local stages on the moves executor.
+ * <p>No thread waits on a merge: its steps are a chain of futures (calls to the other nodes through {@link
+ * MergePeers}, the engine's futures, polls re-scheduled after a short pause), with short local stages on
+ * the executor of its {@link Scheduling}, which also keeps its time (deadlines, pauses, timeouts).
  */
 public final class MergeCoordinator {
   private static final Logger log = LoggerFactory.getLogger(MergeCoordinator.class);
   /** How often the waits of steps 2, 3 and 5 look again. */
   private static final long POLL_MILLIS = 20;
+  /** How long one freeze proposal may take before it is tried again. */
+  private static final Duration FREEZE_TIMEOUT = Duration.ofSeconds(15);
 
   private final RangeConsensus consensus;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
-  private final PeerChannels channels;
   private final LocalReplicas local;
+  private final MergePeers peers;
+  private final Scheduling scheduling;
   private final Executor executor;
   private final MoveOptions options;
 
-  public MergeCoordinator(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
-      LocalReplicas local, Executor executor, MoveOptions options) {
+  public MergeCoordinator(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, LocalReplicas local,
+      MergePeers peers, Scheduling scheduling, MoveOptions options) {
     this.consensus = consensus;
     this.gateway = gateway;
     this.directory = directory;
-    this.channels = channels;
     this.local = local;
-    this.executor = executor;
+    this.peers = peers;
+    this.scheduling = scheduling;
+    this.executor = scheduling.executor();
     this.options = options;
   }
 
@@ -120,9 +117,9 @@ public final class MergeCoordinator {
 
   private CompletableFuture<RangeDescriptorProto> mergeChecked(MergeRangesRequest request, Checked c) {
     RangeHeader rightHeader = request.getRight();
-    long t0 = System.nanoTime();
+    long t0 = scheduling.nanoTime().getAsLong();
     CompletableFuture<Long> frozen = freeze(rightHeader, true, c.left().rangeId(),
-        System.nanoTime() + options.applyWaitTimeout().toNanos(), null);
+        scheduling.deadline(options.applyWaitTimeout()), null);
     CompletableFuture<Void> everywhere = frozen.thenComposeAsync(index -> awaitApplied(rightHeader.getRangeId(),
         c.members(), index).handleAsync((v, e) -> {
           if (e == null) {
@@ -134,14 +131,14 @@ public final class MergeCoordinator {
         }, executor).thenCompose(f -> f), executor);
     RangeCommand cmd = RangeCommand.newBuilder().setHeader(request.getHeader())
         .setMerge(MergeCommand.newBuilder().setRight(directory.toProto(c.right()))).build();
-    return everywhere.thenComposeAsync(v -> AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(30))
+    return everywhere.thenComposeAsync(v -> scheduling.within(gateway.write(cmd), Duration.ofSeconds(30))
         .handleAsync((result, e) -> {
           if (e == null) {
             RangeDescriptorProto merged = result.getRange();
             return finish(rightHeader.getRangeId(), c.members(), c.left().rangeId(), result.getAppliedIndex(), merged)
                 .thenApply(x -> {
                   log.info("ranges merged left={} right={} merged={} ms={}", c.left().rangeId(), c.right().rangeId(),
-                      merged.getGeneration(), (System.nanoTime() - t0) / 1_000_000);
+                      merged.getGeneration(), (scheduling.nanoTime().getAsLong() - t0) / 1_000_000);
                   return merged;
                 });
           }
@@ -196,7 +193,7 @@ public final class MergeCoordinator {
     }
     DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rightId).setKeepData(true)
         .addSuccessors(merged).build();
-    return UnaryCalls.future(replicaStub(directory.addressOf(node), 15_000)::dropReplica, drop).handleAsync((r, e) -> {
+    return peers.drop(node, drop).handleAsync((r, e) -> {
       if (e != null) {
         log.warn("dropping merged range failed rangeId={} node={} error={}", rightId, node,
             AsyncSteps.cause(e).toString());
@@ -220,7 +217,7 @@ public final class MergeCoordinator {
    */
   private CompletableFuture<Long> freeze(RangeHeader header, boolean frozen, long mergeInto, long deadlineNanos,
       RangeKvException last) {
-    if (System.nanoTime() >= deadlineNanos) {
+    if (scheduling.passed(deadlineNanos)) {
       return CompletableFuture.failedFuture(last != null ? last
           : new RangeKvException(RangeKvErrors.unavailable("no leader for the freeze", true)));
     }
@@ -229,11 +226,11 @@ public final class MergeCoordinator {
     if (leader.equals(local.self().getNodeId())) {
       RangeCommand cmd = RangeCommand.newBuilder().setHeader(header)
           .setFreeze(FreezeCommand.newBuilder().setFrozen(frozen).setMergeInto(mergeInto)).build();
-      attempt = AsyncSteps.within(gateway.write(cmd), Duration.ofSeconds(15)).thenApply(CommandResult::getAppliedIndex);
+      attempt = scheduling.within(gateway.write(cmd), FREEZE_TIMEOUT).thenApply(CommandResult::getAppliedIndex);
     } else if (!leader.isEmpty()) {
-      attempt = UnaryCalls.future(replicaStub(directory.addressOf(leader), 15_000)::freezeRange,
-          FreezeRangeRequest.newBuilder().setHeader(header).setFrozen(frozen).setMergeInto(mergeInto).build())
-          .thenApply(FreezeRangeResponse::getIndex);
+      attempt = scheduling.within(peers.freeze(leader,
+          FreezeRangeRequest.newBuilder().setHeader(header).setFrozen(frozen).setMergeInto(mergeInto).build()),
+          FREEZE_TIMEOUT);
     } else {
       attempt = null;
     }
@@ -258,7 +255,7 @@ public final class MergeCoordinator {
 
   /** Unfreezes the right range; never completes exceptionally (a failure is logged). */
   private CompletableFuture<Void> unfreeze(RangeHeader header) {
-    return freeze(header, false, 0, System.nanoTime() + options.applyWaitTimeout().toNanos(), null)
+    return freeze(header, false, 0, scheduling.deadline(options.applyWaitTimeout()), null)
         .handleAsync((index, e) -> {
           if (e != null) {
             log.warn("unfreeze failed rangeId={} error={}", header.getRangeId(), AsyncSteps.cause(e).getMessage());
@@ -273,7 +270,7 @@ public final class MergeCoordinator {
 
   /** Completes when every member applied {@code index} of {@code rangeId}; UNAVAILABLE when one does not in time. */
   private CompletableFuture<Void> awaitApplied(long rangeId, Set<String> members, long index) {
-    return awaitApplied(rangeId, new TreeSet<>(members), index, System.nanoTime() + options.applyWaitTimeout().toNanos());
+    return awaitApplied(rangeId, new TreeSet<>(members), index, scheduling.deadline(options.applyWaitTimeout()));
   }
 
   private CompletableFuture<Void> awaitApplied(long rangeId, Set<String> waiting, long index, long deadlineNanos) {
@@ -289,7 +286,7 @@ public final class MergeCoordinator {
       if (still.isEmpty()) {
         return CompletableFuture.<Void>completedFuture(null);
       }
-      if (System.nanoTime() > deadlineNanos) {
+      if (scheduling.passed(deadlineNanos)) {
         return CompletableFuture.<Void>failedFuture(new RangeKvException(RangeKvErrors.unavailable(
             "merge aborted: replicas " + still + " of range " + rangeId + " did not apply index " + index, true)));
       }
@@ -302,30 +299,12 @@ public final class MergeCoordinator {
     if (node.equals(local.self().getNodeId())) {
       return CompletableFuture.completedFuture(consensus.status(rangeId).map(GroupStatus::appliedIndex).orElse(-1L));
     }
-    KvServiceGrpc.KvServiceStub stub = KvServiceGrpc.newStub(
-        channels.channel(directory.addressOf(node))).withDeadlineAfter(2, TimeUnit.SECONDS);
-    return UnaryCalls.future(stub::listRanges, ListRangesRequest.getDefaultInstance()).handle((r, e) -> {
-      if (e != null) {
-        log.debug("applied index unknown node={} rangeId={} error={}", node, rangeId, AsyncSteps.cause(e).toString());
-        return -1L;
-      }
-      for (ReplicaStatus s : r.getReplicasList()) {
-        if (s.getRange().getRangeId() == rangeId) {
-          return s.getAppliedIndex();
-        }
-      }
-      return -1L;
-    });
+    return peers.appliedIndex(node, rangeId);
   }
 
   /** {@code next} after a short pause, on the executor: a poll that holds no thread while it waits. */
   private <T> CompletableFuture<T> later(java.util.function.Supplier<CompletableFuture<T>> next) {
-    return CompletableFuture.supplyAsync(next, CompletableFuture.delayedExecutor(POLL_MILLIS, TimeUnit.MILLISECONDS,
-        executor)).thenCompose(f -> f);
-  }
-
-  private ReplicaServiceGrpc.ReplicaServiceStub replicaStub(String address, long timeoutMillis) {
-    return ReplicaServiceGrpc.newStub(channels.channel(address)).withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS);
+    return scheduling.later(POLL_MILLIS, next);
   }
 
   private static RangeKvException asRangeKv(Throwable e) {

@@ -16,7 +16,9 @@ import dev.rangekv.server.console.Console;
 import dev.rangekv.server.dormancy.DormancyTicker;
 import dev.rangekv.server.dormancy.DormantGroups;
 import dev.rangekv.server.dormancy.RangeWaker;
+import dev.rangekv.server.merge.GrpcMergePeers;
 import dev.rangekv.server.merge.MergeCoordinator;
+import dev.rangekv.server.merge.Scheduling;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.meta.MetaNode;
 import dev.rangekv.server.meta.MetaRedirect;
@@ -182,7 +184,9 @@ public final class RangeKvNode implements AutoCloseable {
       LocalReplicas local = new LocalReplicas(consensus, store, directory, fetcher, replica());
       SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
       ReplicaChanges changes = new ReplicaChanges(consensus, gateway, directory, channels, local, moveExecutor, moveOptions);
-      MergeCoordinator merges = new MergeCoordinator(consensus, gateway, directory, channels, local, moveExecutor, moveOptions);
+      MergeCoordinator merges = new MergeCoordinator(consensus, gateway, directory, local,
+          new GrpcMergePeers(channels, directory), new Scheduling(moveExecutor, groupExecutor, System::nanoTime),
+          moveOptions);
       ProposalBuffers proposals = new ProposalBuffers(gateway,
           ProposalBuffers.Limits.forNode(config.tuning().nodeEntriesInFlight(), System.getProperties()), groupExecutor);
       RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, consensus,

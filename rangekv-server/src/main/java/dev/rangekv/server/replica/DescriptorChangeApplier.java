@@ -21,7 +21,8 @@ import java.util.Optional;
  * applied index (already validated against bounds and generation):
  * <ul>
  *   <li>change replicas: the replica set after a committed membership change, generation + 1;
- *   <li>freeze / unfreeze: the right range of a merge refuses everything but the unfreeze;
+ *   <li>freeze / unfreeze: the right range of a merge refuses everything but the unfreeze (and the same
+ *       freeze again: a retry);
  *   <li>merge: the left range takes over its frozen right neighbour's span, generation = max + 1, and
  *       the union of both ranges' dedupe records.
  * </ul>
@@ -44,6 +45,16 @@ public final class DescriptorChangeApplier {
 
   static boolean isUnfreeze(RangeCommand cmd) {
     return cmd != null && cmd.hasFreeze() && !cmd.getFreeze().getFrozen();
+  }
+
+  /**
+   * Whether a range frozen for {@code frozenFor} takes {@code cmd}: the unfreeze, and the same freeze
+   * again. A merge retries a freeze whose outcome it could not learn (its reply lost, its leader gone);
+   * refusing the repeat would end the merge with the range frozen and no one to unfreeze it.
+   */
+  static boolean takenWhileFrozen(RangeCommand cmd, long frozenFor) {
+    return isUnfreeze(cmd)
+        || cmd != null && cmd.hasFreeze() && cmd.getFreeze().getFrozen() && cmd.getFreeze().getMergeInto() == frozenFor;
   }
 
   /** The range {@code rangeId} is frozen for, from the store; 0 when not frozen. */

@@ -145,7 +145,7 @@ public final class RangeReplica {
     return logTerms.apply(index);
   }
 
-  /** True while a merge has frozen this range (it refuses everything but the unfreeze). */
+  /** True while a merge has frozen this range (it refuses everything but the unfreeze and the same freeze). */
   public boolean isFrozen() {
     return frozenFor != 0;
   }
@@ -184,7 +184,7 @@ public final class RangeReplica {
     if (d == null) {
       return Optional.of(notReady());
     }
-    if (frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd)) {
+    if (frozenFor != 0 && !DescriptorChangeApplier.takenWhileFrozen(cmd, frozenFor)) {
       return Optional.of(frozenRefusal(d));
     }
     return RangeChecks.refuse(cmd, d).map(reason -> RangeKvErrors.rangeMoved(host.movedDescriptors(d), reason));
@@ -232,7 +232,7 @@ public final class RangeReplica {
     Applied applied;
     try (WriteBatchBuilder batch = store.newBatch()) {
       Optional<String> refusal = cmd.isEmpty() ? Optional.of("undecodable entry") : RangeChecks.refuse(cmd.get(), d);
-      if (refusal.isEmpty() && frozenFor != 0 && !DescriptorChangeApplier.isUnfreeze(cmd.get())) {
+      if (refusal.isEmpty() && frozenFor != 0 && !DescriptorChangeApplier.takenWhileFrozen(cmd.get(), frozenFor)) {
         applied = Applied.of(CommandApplier.refusal(frozenRefusal(d)));
         batch.setApplied(rangeId, term, index);
       } else if (refusal.isPresent()) {

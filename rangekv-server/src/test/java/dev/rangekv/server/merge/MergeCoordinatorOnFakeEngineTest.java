@@ -19,6 +19,7 @@ import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.server.consensus.FakeCluster;
 import dev.rangekv.server.consensus.FakeNodes;
+import dev.rangekv.server.consensus.ManualScheduler;
 import dev.rangekv.server.consensus.Member;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
@@ -49,8 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link MergeCoordinator} on a {@link FakeCluster}, run on the test's thread (a direct executor): a merge
  * of two neighbours on one node ends with one range over both spans and every acknowledged write readable;
  * a merge refused because the right range's members differ, or change while it starts, leaves both
- * ranges writable. Only one node
- * merges end to end here: a merge on several nodes asks the others for their applied index over gRPC.
+ * ranges writable. Only one node merges end to end here; {@code MergeAcrossNodesTest} merges on three.
  */
 class MergeCoordinatorOnFakeEngineTest {
   private static final ByteString CLIENT = ByteString.copyFrom(new byte[16]);
@@ -204,8 +204,10 @@ class MergeCoordinatorOnFakeEngineTest {
 
   private static MergeCoordinator coordinator(FakeNodes.Node n) {
     RaftReplica self = n.replica();
-    return new MergeCoordinator(n.engine(), n.gateway(), n.directory(), new PeerChannels(),
-        new LocalReplicas(n.engine(), n.store(), n.directory(), null, self), Runnable::run, MoveOptions.defaults());
+    ManualScheduler timer = new ManualScheduler(() -> 0); // one node: nothing waits
+    return new MergeCoordinator(n.engine(), n.gateway(), n.directory(),
+        new LocalReplicas(n.engine(), n.store(), n.directory(), null, self), new GrpcMergePeers(new PeerChannels(),
+        n.directory()), new Scheduling(Runnable::run, timer, System::nanoTime), MoveOptions.defaults());
   }
 
   private static MergeRangesRequest request(FakeNodes.Node n) {
