@@ -5,18 +5,15 @@ import dev.rangekv.proto.RangeHeader;
 import dev.rangekv.proto.admin.AddReplicaRequest;
 import dev.rangekv.proto.admin.RemoveReplicaRequest;
 import dev.rangekv.proto.admin.TransferLeaderRequest;
-import dev.rangekv.proto.calls.UnaryCalls;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.ChangeReplicasCommand;
 import dev.rangekv.proto.replica.DropReplicaRequest;
 import dev.rangekv.proto.replica.PrepareReplicaRequest;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RangeCommand;
-import dev.rangekv.proto.replica.ReplicaServiceGrpc;
 import dev.rangekv.server.consensus.ConsensusException;
 import dev.rangekv.server.consensus.Member;
 import dev.rangekv.server.consensus.RangeConsensus;
-import dev.rangekv.server.raft.PeerChannels;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.RangeKvException;
 import dev.rangekv.server.replica.ReplicaDirectory;
@@ -30,7 +27,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -61,8 +57,8 @@ import org.slf4j.LoggerFactory;
  * the add then removes the half-made replica and the range keeps its old replicas.
  *
  * <p>No thread waits on a change, however long the catch-up: each runs as a chain of futures (the
- * engine's calls, async gRPC stubs; {@link AsyncSteps}) whose short local stages run on the moves
- * executor, and the admin call is answered when the chain completes. Thread-safe.
+ * engine's calls, the other nodes' through {@link ReplicaPeers}; {@link AsyncSteps}) whose short local
+ * stages run on the moves executor, and the admin call is answered when the chain completes. Thread-safe.
  */
 public final class ReplicaChanges {
   private static final Logger log = LoggerFactory.getLogger(ReplicaChanges.class);
@@ -70,19 +66,19 @@ public final class ReplicaChanges {
   private final RangeConsensus consensus;
   private final RaftGateway gateway;
   private final ReplicaDirectory directory;
-  private final PeerChannels channels;
+  private final ReplicaPeers peers;
   private final LocalReplicas local;
   private final Executor executor;
   private final MoveOptions options;
   /** Ranges with an add or a remove running here. */
   private final Set<Long> changing = ConcurrentHashMap.newKeySet();
 
-  public ReplicaChanges(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, PeerChannels channels,
+  public ReplicaChanges(RangeConsensus consensus, RaftGateway gateway, ReplicaDirectory directory, ReplicaPeers peers,
       LocalReplicas local, Executor executor, MoveOptions options) {
     this.consensus = consensus;
     this.gateway = gateway;
     this.directory = directory;
-    this.channels = channels;
+    this.peers = peers;
     this.local = local;
     this.executor = executor;
     this.options = options;
@@ -162,12 +158,12 @@ public final class ReplicaChanges {
     }
     PrepareReplicaRequest prepare = PrepareReplicaRequest.newBuilder().setRangeId(ctx.rangeId()).addAllKnown(known)
         .setBytesPerSecond(request.getBytesPerSecond()).build();
-    return UnaryCalls.future(replicaStub(request.getAddress(), Duration.ofSeconds(30))::prepareReplica, prepare)
-        .handleAsync((r, e) -> {
+    return peers.prepare(request.getAddress(), prepare)
+        .handleAsync((self, e) -> {
           if (e != null) {
             throw fail("preparing the new replica at " + request.getAddress() + " failed: " + AsyncSteps.cause(e), true);
           }
-          return r.getSelf();
+          return self;
         }, executor)
         .thenComposeAsync(target -> join(ctx, target, leaving), executor)
         .thenComposeAsync(v -> recordReplicas(request.getHeader(), ctx), executor)
@@ -349,7 +345,7 @@ public final class ReplicaChanges {
     }
     DropReplicaRequest drop = DropReplicaRequest.newBuilder().setRangeId(rangeId).setKeepData(keepData)
         .addAllSuccessors(successors).build();
-    return UnaryCalls.future(replicaStub(directory.addressOf(nodeId), Duration.ofSeconds(15))::dropReplica, drop)
+    return peers.drop(nodeId, drop)
         .handleAsync((r, e) -> {
           if (e != null) {
             log.warn("dropping replica failed rangeId={} node={} error={}", rangeId, nodeId,
@@ -357,11 +353,6 @@ public final class ReplicaChanges {
           }
           return null;
         }, executor);
-  }
-
-  private ReplicaServiceGrpc.ReplicaServiceStub replicaStub(String address, Duration timeout) {
-    return ReplicaServiceGrpc.newStub(channels.channel(address)).withDeadlineAfter(timeout.toMillis(),
-        TimeUnit.MILLISECONDS);
   }
 
   /**

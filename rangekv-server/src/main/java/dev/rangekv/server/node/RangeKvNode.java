@@ -22,6 +22,7 @@ import dev.rangekv.server.merge.Scheduling;
 import dev.rangekv.server.meta.MetaLocator;
 import dev.rangekv.server.meta.MetaNode;
 import dev.rangekv.server.meta.MetaRedirect;
+import dev.rangekv.server.move.GrpcReplicaPeers;
 import dev.rangekv.server.move.LocalReplicas;
 import dev.rangekv.server.move.MoveOptions;
 import dev.rangekv.server.move.ReplicaChanges;
@@ -183,7 +184,8 @@ public final class RangeKvNode implements AutoCloseable {
       directory.onFetchSpan(fetcher::fetch);
       LocalReplicas local = new LocalReplicas(consensus, store, directory, fetcher, replica());
       SpanSource source = new SpanSource(store, directory, transfers, moveExecutor, moveOptions);
-      ReplicaChanges changes = new ReplicaChanges(consensus, gateway, directory, channels, local, moveExecutor, moveOptions);
+      ReplicaChanges changes = new ReplicaChanges(consensus, gateway, directory, new GrpcReplicaPeers(channels, directory),
+          local, moveExecutor, moveOptions);
       MergeCoordinator merges = new MergeCoordinator(consensus, gateway, directory, local,
           new GrpcMergePeers(channels, directory), new Scheduling(moveExecutor, groupExecutor, System::nanoTime),
           moveOptions);

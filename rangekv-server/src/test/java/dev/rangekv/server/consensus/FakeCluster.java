@@ -2,7 +2,9 @@ package dev.rangekv.server.consensus;
 
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.server.replica.LogPoint;
 import dev.rangekv.server.replica.RangeReplica;
+import dev.rangekv.server.replica.StagedSpan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -29,8 +31,9 @@ import java.util.function.LongFunction;
  *
  * <p>What it leaves out, on purpose: elections are decided here (the most up-to-date open member wins),
  * not voted; a membership change switches to the new members in one step once they are caught up (the
- * joint phase is not modelled); logs are never compacted, so a member catches up by replay, never by a
- * span snapshot. Not thread-safe.
+ * joint phase is not modelled); logs are never compacted, so a member catches up by replay, except a
+ * replica opened empty (one being added), which first installs the leader's span snapshot through its
+ * node's span fetch. Not thread-safe.
  */
 public final class FakeCluster {
   /** Seeded fault rates: a message dropped, its delay, a leader change per delivered message. */
@@ -322,6 +325,9 @@ public final class FakeCluster {
   private void applyCommitted(Group g) {
     for (String m : new ArrayList<>(g.open)) {
       RangeReplica replica = engines.get(m).replica(g.rangeId).orElse(null);
+      if (replica != null && engines.get(m).awaitingSpan(g.rangeId)) {
+        installSpan(g, m, replica);
+      }
       long upTo = Math.min(g.match(m), g.commit);
       while (replica != null && g.applied.getOrDefault(m, 0L) < upTo && replica.descriptor().isPresent()) {
         long index = g.applied.getOrDefault(m, 0L) + 1;
@@ -337,6 +343,27 @@ public final class FakeCluster {
         }
       }
     }
+  }
+
+  /**
+   * A replica opened empty takes the leader's span snapshot before any entry, as the real engine has it
+   * do (an added replica's range may hold data no log entry here carries: a split child's). A fetch that
+   * fails is asked again at the next delivery or heartbeat.
+   */
+  private void installSpan(Group g, String m, RangeReplica replica) {
+    if (g.leader.isEmpty() || g.leader.equals(m)) {
+      return;
+    }
+    CompletableFuture<StagedSpan> fetched = replica.fetchSpan(g.leader);
+    if (!fetched.isDone() || fetched.isCompletedExceptionally()) {
+      return;
+    }
+    LogPoint point = replica.install(fetched.join());
+    replica.load(); // the engine reinitializes its state machine after an install
+    replica.appliedTo(point.index());
+    g.applied.put(m, Math.max(g.applied.getOrDefault(m, 0L), point.index()));
+    g.matches.put(m, Math.max(g.match(m), point.index()));
+    engines.get(m).spanInstalled(g.rangeId);
   }
 
   private void tryFinishChange(Group g) {

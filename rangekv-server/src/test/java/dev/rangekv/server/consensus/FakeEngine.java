@@ -31,6 +31,8 @@ public final class FakeEngine implements RangeConsensus {
   private final Map<Long, RangeReplica> replicas = new HashMap<>();
   /** Ranges whose group was closed with its storage kept (a dormant range). */
   private final Set<Long> kept = new HashSet<>();
+  /** Ranges opened empty here (a replica being added): the leader's span snapshot comes first. */
+  private final Set<Long> awaitingSpan = new HashSet<>();
   /** The cluster reports this node's leadership and configuration changes here. */
   final GroupEventHub events = new GroupEventHub();
 
@@ -66,8 +68,18 @@ public final class FakeEngine implements RangeConsensus {
   @Override
   public void createEmpty(long rangeId) {
     if (!replicas.containsKey(rangeId)) {
+      awaitingSpan.add(rangeId);
       open(cluster.group(rangeId), false);
     }
+  }
+
+  /** True while this node's replica of {@code rangeId} was opened empty and has installed no span. */
+  boolean awaitingSpan(long rangeId) {
+    return awaitingSpan.contains(rangeId);
+  }
+
+  void spanInstalled(long rangeId) {
+    awaitingSpan.remove(rangeId);
   }
 
   private void open(FakeCluster.Group g, boolean keptLog) {
@@ -101,6 +113,7 @@ public final class FakeEngine implements RangeConsensus {
   public void destroy(long rangeId) {
     RangeReplica replica = replicas.remove(rangeId);
     kept.remove(rangeId);
+    awaitingSpan.remove(rangeId);
     if (replica != null) {
       replica.closed();
       cluster.closed(cluster.group(rangeId), nodeId, false);

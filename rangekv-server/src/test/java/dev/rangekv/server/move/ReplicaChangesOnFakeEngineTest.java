@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ReplicaChanges} on three nodes of a {@link FakeCluster}: the membership change and the recorded
- * replica set, leadership transfers, and the refusals and aborts, without a cluster. Calls to other
- * nodes (prepare, drop) go to an address nothing listens on, as to a node that is down.
+ * {@link ReplicaChanges} on a range of three of four nodes of a {@link FakeCluster}: the membership change
+ * and the recorded replica set, leadership transfers, and the refusals and aborts, without a cluster.
+ * Calls to other nodes (prepare, drop) reach them in process ({@link InProcessReplicaPeers}); the
+ * replace of a replica is in {@code ReplaceReplicaOnFakeEngineTest}.
  */
 class ReplicaChangesOnFakeEngineTest {
   @TempDir Path dir;
@@ -39,8 +40,8 @@ class ReplicaChangesOnFakeEngineTest {
   @BeforeEach
   void start() {
     FakeCluster cluster = new FakeCluster(7, FakeCluster.Faults.NONE);
-    nodes = new FakeNodes(cluster, dir, 3);
-    nodes.bootstrap();
+    nodes = new FakeNodes(cluster, dir, 4);
+    nodes.bootstrap(3); // n4 holds no replica: a replica can be added there
     cluster.electLeader(1, "n1");
     cluster.run();
     leader = nodes.node("n1");
@@ -48,8 +49,8 @@ class ReplicaChangesOnFakeEngineTest {
     LocalReplicas local = new LocalReplicas(leader.engine(), leader.store(), leader.directory(),
         new SpanFetcher(leader.store(), leader.directory(), channels, dir.resolve("transfers"), Runnable::run),
         leader.replica());
-    changes = new ReplicaChanges(leader.engine(), leader.gateway(), leader.directory(), channels, local, Runnable::run,
-        MoveOptions.defaults());
+    changes = new ReplicaChanges(leader.engine(), leader.gateway(), leader.directory(),
+        new InProcessReplicaPeers(nodes, dir.resolve("peers")), local, Runnable::run, MoveOptions.defaults());
   }
 
   @AfterEach
@@ -65,7 +66,7 @@ class ReplicaChangesOnFakeEngineTest {
 
   private <T> T settle(CompletableFuture<T> f) throws Exception {
     nodes.cluster().run();
-    return f.get(20, TimeUnit.SECONDS); // a drop on the departed node's side fails at connect
+    return f.get(20, TimeUnit.SECONDS);
   }
 
   @Test
@@ -81,6 +82,8 @@ class ReplicaChangesOnFakeEngineTest {
       assertThat(nodes.node(n).directory().replica(1).flatMap(RangeReplica::descriptor).orElseThrow().replicas())
           .as("descriptor on %s", n).containsExactly("n1", "n2");
     }
+    assertThat(nodes.node("n3").directory().replica(1)).as("the removed replica dropped").isEmpty();
+    assertThat(nodes.node("n3").store().rangeState(1)).isEmpty();
   }
 
   @Test
@@ -121,7 +124,7 @@ class ReplicaChangesOnFakeEngineTest {
   @Test
   void add_whosePrepareFails_isRefusedAsNotApplied_andKeepsTheMembers() {
     CompletableFuture<RangeDescriptorProto> f = changes.add(AddReplicaRequest.newBuilder().setHeader(header())
-        .setAddress("127.0.0.1:2").build()); // nothing listens there either: the new node is down
+        .setAddress("127.0.0.1:9").build()); // no node of the test: nothing listens there
 
     assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).hasRootCauseInstanceOf(RangeKvException.class)
         .satisfies(e -> assertThat(((RangeKvException) rootCause(e)).error().getDefinitelyNotApplied()).isTrue());
