@@ -188,6 +188,11 @@ public final class FakeEngine implements RangeConsensus {
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(refused.get());
     }
+    FakeCluster.Group g = cluster.group(rangeId);
+    if (!g.ready() || g.applied.getOrDefault(nodeId, 0L) < g.commit) {
+      // a read index needs an entry of the leader's term committed and applied here first
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NOT_READY, "leader not ready", true));
+    }
     return CompletableFuture.completedFuture(replicas.get(rangeId).serve(query));
   }
 
