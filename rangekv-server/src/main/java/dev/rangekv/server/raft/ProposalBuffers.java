@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The node's per-range proposal buffers: a client write that reaches a range while its previous
@@ -30,6 +31,8 @@ public final class ProposalBuffers {
   private final RaftGateway gateway;
   /** Runs the scheduler's ticks: a queued range waits at most {@link Limits#stallMillis} for a slot. */
   private final ScheduledExecutorService timer;
+  /** The clock of the stall deadlines: {@code System::nanoTime} on a node, the timer's clock in tests. */
+  private final LongSupplier nanoTime;
   private final NodeGroupCommit<Long, Pending> commits;
   private boolean tickScheduled;
 
@@ -95,8 +98,14 @@ public final class ProposalBuffers {
 
   /** {@code timer} runs the short ticks that release ranges queued behind stalled proposals. */
   public ProposalBuffers(RaftGateway gateway, Limits limits, ScheduledExecutorService timer) {
+    this(gateway, limits, timer, System::nanoTime);
+  }
+
+  /** As above, with the stall deadlines kept on {@code nanoTime} (the clock {@code timer} runs on). */
+  public ProposalBuffers(RaftGateway gateway, Limits limits, ScheduledExecutorService timer, LongSupplier nanoTime) {
     this.gateway = gateway;
     this.timer = timer;
+    this.nanoTime = nanoTime;
     this.commits = new NodeGroupCommit<>(limits.maxNodeInFlight(), TimeUnit.MILLISECONDS.toNanos(limits.stallMillis()),
         limits.maxInFlight(), limits.maxWrites(), limits.maxBytes(), p -> p.write().getSerializedSize());
   }
@@ -124,7 +133,7 @@ public final class ProposalBuffers {
     Pending pending = new Pending(write, new CompletableFuture<>());
     List<NodeGroupCommit.Batch<Long, Pending>> now;
     synchronized (commits) {
-      now = commits.offer(rangeId, pending, System.nanoTime());
+      now = commits.offer(rangeId, pending, nanoTime.getAsLong());
       scheduleTick();
     }
     now.forEach(this::propose);
@@ -146,7 +155,7 @@ public final class ProposalBuffers {
     proposed.whenComplete((result, error) -> {
           List<NodeGroupCommit.Batch<Long, Pending>> next;
           synchronized (commits) {
-            next = commits.completed(batch.lane(), System.nanoTime());
+            next = commits.completed(batch.lane(), nanoTime.getAsLong());
             scheduleTick();
           }
           next.forEach(this::propose); // before the replies: the logs keep busy
@@ -161,7 +170,7 @@ public final class ProposalBuffers {
       return;
     }
     tickScheduled = true;
-    long delay = Math.max(0, at.getAsLong() - System.nanoTime());
+    long delay = Math.max(0, at.getAsLong() - nanoTime.getAsLong());
     try {
       timer.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) { // the node is closing: its proposals fail anyway
@@ -173,7 +182,7 @@ public final class ProposalBuffers {
     List<NodeGroupCommit.Batch<Long, Pending>> now;
     synchronized (commits) {
       tickScheduled = false;
-      now = commits.tick(System.nanoTime());
+      now = commits.tick(nanoTime.getAsLong());
       scheduleTick();
     }
     now.forEach(this::propose);

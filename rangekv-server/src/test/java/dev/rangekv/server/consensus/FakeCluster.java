@@ -92,6 +92,18 @@ public final class FakeCluster {
     return group(rangeId).log.size();
   }
 
+  /** How many commands of {@code rangeId}'s log are appended but not committed (no-ops left out). */
+  public int uncommitted(long rangeId) {
+    Group g = group(rangeId);
+    int n = 0;
+    for (long i = g.commit; i < g.log.size(); i++) {
+      if (g.log.get((int) i).cmd() != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** The entries of {@code rangeId}'s log that committed, in order (no-ops left out). */
   public List<RangeCommand> committed(long rangeId) {
     Group g = group(rangeId);
