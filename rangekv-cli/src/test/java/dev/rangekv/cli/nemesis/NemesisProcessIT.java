@@ -79,7 +79,7 @@ class NemesisProcessIT {
     // closed in reverse: the nodes die before their namespaces go
     try (NetNamespaces net = NetNamespaces.create(ids);
         NodeProcesses nodes = new NodeProcesses(dir, logs, ids, List.of("controller.tick=1000",
-            "node.dead-timeout=6000"), Optional.of(net))) {
+            "node.dead-timeout=6000"), Optional.of(net), id -> List.of())) {
       try {
         run(seed, seconds, origin, faults, nodes, net, logs);
       } catch (Exception | Error e) {

@@ -35,14 +35,21 @@ final class NodeProcesses implements AutoCloseable {
   private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private final List<String> settings;
   private final java.util.Optional<NetNamespaces> net;
+  private final java.util.function.Function<String, List<String>> jvmOptions;
   private int starts;
   private boolean closed;
 
+  /**
+   * Nodes {@code ids} with {@code --set} {@code settings}, in namespaces of {@code net} if given, each JVM
+   * with {@code jvmOptions.apply(id)} added (the clock agent of a clock-fault test).
+   */
   NodeProcesses(Path dataRoot, Path logs, List<String> ids, List<String> settings,
-      java.util.Optional<NetNamespaces> net) throws IOException {
+      java.util.Optional<NetNamespaces> net, java.util.function.Function<String, List<String>> jvmOptions)
+      throws IOException {
     this.logs = logs;
     this.settings = List.copyOf(settings);
     this.net = net;
+    this.jvmOptions = jvmOptions;
     Files.createDirectories(logs);
     for (String id : ids) {
       // in a namespace of its own a node has its own address, so fixed ports cannot clash
@@ -90,7 +97,7 @@ final class NodeProcesses implements AutoCloseable {
     Path log = logs.resolve(id + "-" + (++starts) + ".log");
     currentLog.put(id, log);
     // the JVM options of process.CliProcess: C1 only, a test node lives minutes
-    List<String> cmd = CliProcess.command(List.of(), args);
+    List<String> cmd = CliProcess.command(jvmOptions.apply(id), args);
     running.put(id, new ProcessBuilder(net.map(x -> x.wrap(id, cmd)).orElse(cmd)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start());
   }
