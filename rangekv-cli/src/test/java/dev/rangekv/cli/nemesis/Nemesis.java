@@ -2,6 +2,7 @@ package dev.rangekv.cli.nemesis;
 
 import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
+import dev.rangekv.cli.clock.ClockControl;
 import dev.rangekv.testkit.history.FaultLog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,12 +45,14 @@ final class Nemesis {
   final List<String> adminFailures = new CopyOnWriteArrayList<>();
   final List<String> journal = new CopyOnWriteArrayList<>();
 
-  Nemesis(NodeProcesses nodes, java.util.Optional<NetNamespaces> net, FaultLog faults, long origin, long seed) {
+  /** With {@code net}, also the network and clock faults of {@link NetFaults} (one clock control per node). */
+  Nemesis(NodeProcesses nodes, java.util.Optional<NetNamespaces> net, Map<String, ClockControl> clocks, FaultLog faults,
+      long origin, long seed) {
     this.nodes = nodes;
     this.faults = faults;
     this.origin = origin;
     this.random = new SplittableRandom(seed * 41 + 7);
-    this.network = net.map(n -> new NetFaults(n, nodes.ids(), random.split(),
+    this.network = net.map(n -> new NetFaults(n, clocks, random.split(),
         line -> note(String.format("%6.1fs   %s", now() / 1e9, line)), () -> cli("nodes").out(),
         () -> cli("ranges", "--json").out()));
   }

@@ -3,6 +3,7 @@ package dev.rangekv.cli.nemesis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
+import dev.rangekv.cli.clock.ClockControl;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * counters, all checked against models; a {@link Nemesis} that kills (-9) and restarts nodes, pauses
  * them, kills the meta leader, kills two replicas of one range in turn, splits, merges and moves, and
  * partitions the network ({@link NetFaults}: majority/minority, the meta leader or a range's leader
- * isolated, a bridge, one-way loss, packet loss, a slow link).
+ * isolated, a bridge, one-way loss, packet loss, a slow link, and a range leader isolated while its
+ * Raft clock jumps, {@link ClockControl}).
  * At the end: every acknowledged write reads back (or a later ambiguous one), no definitely-failed
  * write is visible, counters lie within their acknowledged and ambiguous increments, full scans in
  * both directions and several page sizes agree with the reads, and the history of the clients sharing
@@ -76,12 +78,16 @@ class NemesisProcessIT {
     long origin = System.nanoTime();
     FaultLog faults = new FaultLog(CLIENT_TIMEOUT.plusSeconds(2).toNanos());
     List<String> ids = NodeProcesses.ids(NODES);
+    Map<String, ClockControl> clocks = new TreeMap<>();
+    for (String id : ids) {
+      clocks.put(id, ClockControl.in(dir.resolve("clocks"), id));
+    }
     // closed in reverse: the nodes die before their namespaces go
     try (NetNamespaces net = NetNamespaces.create(ids);
         NodeProcesses nodes = new NodeProcesses(dir, logs, ids, List.of("controller.tick=1000",
-            "node.dead-timeout=6000"), Optional.of(net), id -> List.of())) {
+            "node.dead-timeout=6000"), Optional.of(net), id -> List.of(clocks.get(id).jvmOption()))) {
       try {
-        run(seed, seconds, origin, faults, nodes, net, logs);
+        run(seed, seconds, origin, faults, nodes, net, clocks, logs);
       } catch (Exception | Error e) {
         System.out.println("nemesis: the run failed: " + e + "\nnode states:\n" + nodes.diagnose()
             + "failures per fault kind: " + faults.failuresByKind() + "; outside samples: " + faults.outsideSamples());
@@ -91,12 +97,12 @@ class NemesisProcessIT {
   }
 
   private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes,
-      NetNamespaces net, Path logs) throws Exception {
+      NetNamespaces net, Map<String, ClockControl> clocks, Path logs) throws Exception {
     formCluster(nodes);
     ClientOptions options = ClientOptions.defaults().withTimeout(CLIENT_TIMEOUT);
     try (RangeKvClient client = RangeKvClient.connect(nodes.addresses(), options)) {
       Workload workload = new Workload(client, faults, origin, WRITERS, COUNTERS);
-      Nemesis nemesis = new Nemesis(nodes, Optional.of(net), faults, origin, seed);
+      Nemesis nemesis = new Nemesis(nodes, Optional.of(net), clocks, faults, origin, seed);
       AtomicReference<Throwable> nemesisError = new AtomicReference<>();
       Thread injector = new Thread(() -> {
         try {

@@ -2,7 +2,9 @@ package dev.rangekv.cli.nemesis;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import dev.rangekv.cli.clock.ClockControl;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -16,12 +18,16 @@ import java.util.regex.Pattern;
  * the fault, holds it a few election timeouts, and heals. Partitions are cut, at random, by blackhole or
  * unreachable routes (fail fast) or nftables drops (silent). Kinds: a majority cut from a minority; the
  * meta leader isolated from every node; a range's leader isolated from its followers (clients still reach
- * it); a bridge (two halves that share one node); one-way loss; random packet loss; a slow link. Not
- * thread-safe: the nemesis thread only.
+ * it); a bridge (two halves that share one node); one-way loss; random packet loss; a slow link; and a
+ * range's leader isolated from its followers while its Raft clock jumps back or forward
+ * ({@link ClockControl}). Not thread-safe: the nemesis thread only.
  */
 final class NetFaults {
   static final List<String> KINDS = List.of("partition-majority", "isolate-meta-leader", "isolate-range-leader",
-      "bridge", "one-way-loss", "packet-loss", "slow-link");
+      "bridge", "one-way-loss", "packet-loss", "slow-link", "clock-jump");
+  /** Below and above Ratis's leader step-down wait (2 s), back and forward: see ClockFaultIT. */
+  private static final List<java.time.Duration> JUMPS = List.of(java.time.Duration.ofMillis(-1500),
+      java.time.Duration.ofSeconds(-10), java.time.Duration.ofMillis(1500), java.time.Duration.ofSeconds(10));
   private static final Pattern META_LEADER = Pattern.compile("meta leader (n\\d+)");
   private static final Pattern RANGE_LEADER = Pattern.compile(
       "\\{\"rangeId\":(\\d+),.*?\"replicas\":\\[(.*?)\\].*?\"leader\":(?:null|\"([^\"]+)\")");
@@ -33,11 +39,13 @@ final class NetFaults {
   private final Consumer<String> note;
   private final Supplier<String> nodesView;
   private final Supplier<String> rangesJson;
+  private final java.util.Map<String, ClockControl> clocks;
 
-  NetFaults(NetNamespaces net, List<String> ids, SplittableRandom random, Consumer<String> note,
-      Supplier<String> nodesView, Supplier<String> rangesJson) {
+  NetFaults(NetNamespaces net, java.util.Map<String, ClockControl> clocks, SplittableRandom random,
+      Consumer<String> note, Supplier<String> nodesView, Supplier<String> rangesJson) {
+    this.clocks = java.util.Map.copyOf(clocks);
+    this.ids = List.copyOf(new java.util.TreeMap<>(clocks).keySet()); // in order: a seed replays its choices
     this.net = net;
-    this.ids = List.copyOf(ids);
     this.random = random;
     this.note = note;
     this.nodesView = nodesView;
@@ -59,6 +67,13 @@ final class NetFaults {
           partition(List.of(leader), ids.stream().filter(id -> !id.equals(leader)).toList());
         }
         case "isolate-range-leader" -> isolateRangeLeader();
+        case "clock-jump" -> {
+          isolateRangeLeader().ifPresent(leader -> {
+            java.time.Duration jump = pick(JUMPS);
+            note.accept(leader + "'s clock jumps " + jump.toMillis() + " ms");
+            set(leader, jump);
+          });
+        }
         case "bridge" -> {
           List<String> shuffled = shuffled(ids);
           String bridge = shuffled.get(0);
@@ -94,11 +109,21 @@ final class NetFaults {
       TimeUnit.MILLISECONDS.sleep(3000 + random.nextInt(5000));
     } finally {
       net.heal();
+      clocks.keySet().forEach(id -> set(id, java.time.Duration.ZERO));
       note.accept("healed");
     }
   }
 
-  private void isolateRangeLeader() throws Exception {
+  private void set(String id, java.time.Duration offset) {
+    try {
+      clocks.get(id).set(offset);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Cuts a range's leader from its followers; returns the leader, or empty if no range reports one. */
+  private Optional<String> isolateRangeLeader() throws Exception {
     List<String[]> ranges = new ArrayList<>(); // leader, then its followers
     Matcher m = RANGE_LEADER.matcher(rangesJson.get());
     while (m.find()) {
@@ -115,11 +140,12 @@ final class NetFaults {
     }
     if (ranges.isEmpty()) {
       note.accept("no range reports a leader: nothing isolated");
-      return;
+      return Optional.empty();
     }
     String[] chosen = pick(ranges);
     List<String> followers = List.of(chosen).subList(1, chosen.length);
     partition(List.of(chosen[0]), followers);
+    return Optional.of(chosen[0]);
   }
 
   /** Cuts every node of {@code a} from every node of {@code b}, all by one method chosen at random. */
