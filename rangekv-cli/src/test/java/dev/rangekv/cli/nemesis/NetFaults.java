@@ -26,7 +26,7 @@ final class NetFaults {
   static final List<String> KINDS = List.of("partition-majority", "isolate-meta-leader", "isolate-range-leader",
       "bridge", "one-way-loss", "packet-loss", "slow-link", "clock-jump");
   /** Below and above Ratis's leader step-down wait (2 s), back and forward: see ClockFaultIT. */
-  private static final List<java.time.Duration> JUMPS = List.of(java.time.Duration.ofMillis(-1500),
+  private static final List<java.time.Duration> JUMPS = List.of(java.time.Duration.ofMillis(-1900),
       java.time.Duration.ofSeconds(-10), java.time.Duration.ofMillis(1500), java.time.Duration.ofSeconds(10));
   private static final Pattern META_LEADER = Pattern.compile("meta leader (n\\d+)");
   private static final Pattern RANGE_LEADER = Pattern.compile(

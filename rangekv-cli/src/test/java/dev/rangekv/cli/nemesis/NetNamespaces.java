@@ -2,10 +2,12 @@ package dev.rangekv.cli.nemesis;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,18 +67,22 @@ final class NetNamespaces implements AutoCloseable {
    */
   static NetNamespaces create(List<String> ids) throws IOException, InterruptedException {
     checkPrerequisites();
-    removeStale();
-    long pid = ProcessHandle.current().pid();
-    String subnet = freeSubnet(pid);
-    NetNamespaces net = new NetNamespaces(PREFIX + pid, subnet, ids);
-    Runtime.getRuntime().addShutdownHook(net.cleanup);
-    try {
-      net.setUp();
-    } catch (IOException | RuntimeException e) {
-      net.close();
-      throw e;
+    // one test JVM at a time picks a subnet and claims it (its host link's route): the IT forks run side by side
+    try (FileChannel channel = FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), "rangekv-netns.lock"),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      channel.lock(); // held until the channel closes
+      removeStale();
+      long pid = ProcessHandle.current().pid();
+      NetNamespaces net = new NetNamespaces(PREFIX + pid, freeSubnet(pid), ids);
+      Runtime.getRuntime().addShutdownHook(net.cleanup);
+      try {
+        net.setUp();
+      } catch (IOException | RuntimeException e) {
+        net.close();
+        throw e;
+      }
+      return net;
     }
-    return net;
   }
 
   /** Node {@code id}'s address (its namespace's veth). */
