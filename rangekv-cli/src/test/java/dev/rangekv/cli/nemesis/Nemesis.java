@@ -2,6 +2,7 @@ package dev.rangekv.cli.nemesis;
 
 import dev.rangekv.testkit.Await;
 import dev.rangekv.cli.CliRun;
+import dev.rangekv.cli.clock.ClockControl;
 import dev.rangekv.testkit.history.FaultLog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +22,10 @@ import java.util.regex.Pattern;
  * The fault injector of a run: after a quiet spell it picks the next fault from a seeded shuffle of
  * every kind (so a short run still sees each one), injects it, heals it, and records its window in the
  * {@link FaultLog}. Kinds: kill -9 and restart a node; SIGSTOP/SIGCONT a node; kill the meta leader;
- * kill two replicas of one range in turn; split, merge and move through the CLI's admin commands.
- * Each window closes once the cluster reports every node live again.
+ * kill two replicas of one range in turn; split, merge and move through the CLI's admin commands; and,
+ * with the nodes in network namespaces, the network faults of {@link NetFaults}. A round takes process
+ * and network faults in turn, so a short run sees both. Each window closes once the cluster reports
+ * every node live again.
  */
 final class Nemesis {
   static final List<String> KINDS = List.of("kill", "pause", "kill-meta-leader", "kill-two-of-range", "split",
@@ -36,16 +39,22 @@ final class Nemesis {
   private final FaultLog faults;
   private final long origin;
   private final SplittableRandom random;
+  private final java.util.Optional<NetFaults> network;
   private final AtomicBoolean stop = new AtomicBoolean();
   final Map<String, Integer> injected = new TreeMap<>();
   final List<String> adminFailures = new CopyOnWriteArrayList<>();
   final List<String> journal = new CopyOnWriteArrayList<>();
 
-  Nemesis(NodeProcesses nodes, FaultLog faults, long origin, long seed) {
+  /** With {@code net}, also the network and clock faults of {@link NetFaults} (one clock control per node). */
+  Nemesis(NodeProcesses nodes, java.util.Optional<NetNamespaces> net, Map<String, ClockControl> clocks, FaultLog faults,
+      long origin, long seed) {
     this.nodes = nodes;
     this.faults = faults;
     this.origin = origin;
     this.random = new SplittableRandom(seed * 41 + 7);
+    this.network = net.map(n -> new NetFaults(n, clocks, random.split(),
+        line -> note(String.format("%6.1fs   %s", now() / 1e9, line)), () -> cli("nodes").out(),
+        () -> cli("ranges", "--json").out()));
   }
 
   void stop() {
@@ -57,8 +66,7 @@ final class Nemesis {
     List<String> order = new ArrayList<>();
     while (!stop.get()) {
       if (order.isEmpty()) {
-        order.addAll(KINDS);
-        Collections.shuffle(order, new java.util.Random(random.nextLong()));
+        order.addAll(round());
       }
       TimeUnit.MILLISECONDS.sleep(1500 + random.nextInt(2000)); // a quiet spell: operations must all succeed
       if (stop.get()) {
@@ -77,7 +85,29 @@ final class Nemesis {
     }
   }
 
+  /** One round: every kind once, shuffled; process and network kinds alternate while both last. */
+  private List<String> round() {
+    List<String> process = new ArrayList<>(KINDS);
+    Collections.shuffle(process, new java.util.Random(random.nextLong()));
+    List<String> net = new ArrayList<>(network.isPresent() ? NetFaults.KINDS : List.of());
+    Collections.shuffle(net, new java.util.Random(random.nextLong()));
+    List<String> out = new ArrayList<>();
+    while (!process.isEmpty() || !net.isEmpty()) {
+      if (!net.isEmpty()) {
+        out.add(net.remove(0));
+      }
+      if (!process.isEmpty()) {
+        out.add(process.remove(0));
+      }
+    }
+    return out;
+  }
+
   private void inject(String kind) throws Exception {
+    if (NetFaults.KINDS.contains(kind)) {
+      network.orElseThrow().inject(kind);
+      return;
+    }
     switch (kind) {
       case "kill" -> killAndRestart(pick(nodes.ids()));
       case "pause" -> {

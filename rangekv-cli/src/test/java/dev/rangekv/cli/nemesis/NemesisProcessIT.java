@@ -3,6 +3,7 @@ package dev.rangekv.cli.nemesis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.cli.CliRun;
+import dev.rangekv.cli.clock.ClockControl;
 import dev.rangekv.client.ClientOptions;
 import dev.rangekv.client.RangeKvClient;
 import dev.rangekv.client.RangeKvException;
@@ -32,9 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault run, in the spirit of Jepsen and CockroachDB's kvnemesis: four {@code rangekv start}
- * processes on loopback; writers with unique values, range deletes, live reads and scans, and CAS
+ * processes, each in a network namespace of its own ({@link NetNamespaces}; the test's clients stay in
+ * the root namespace); writers with unique values, range deletes, live reads and scans, and CAS
  * counters, all checked against models; a {@link Nemesis} that kills (-9) and restarts nodes, pauses
- * them, kills the meta leader, kills two replicas of one range in turn, splits, merges and moves.
+ * them, kills the meta leader, kills two replicas of one range in turn, splits, merges and moves, and
+ * partitions the network ({@link NetFaults}: majority/minority, the meta leader or a range's leader
+ * isolated, a bridge, one-way loss, packet loss, a slow link, and a range leader isolated while its
+ * Raft clock jumps, {@link ClockControl}).
  * At the end: every acknowledged write reads back (or a later ambiguous one), no definitely-failed
  * write is visible, counters lie within their acknowledged and ambiguous increments, full scans in
  * both directions and several page sizes agree with the reads, and the history of the clients sharing
@@ -42,8 +47,10 @@ import org.junit.jupiter.api.io.TempDir;
  * window: routine leadership changes cost latency, never an error (README, "Use from Java").
  *
  * <p>Prints its seed; {@code -Drangekv.seed=N} replays the same workload and fault choices (the
- * interleaving with real processes differs). The run lasts 40 s by default, short enough for every
- * {@code mvn verify}; {@code -Drangekv.nemesis.duration=600} (seconds, or {@code 10m}) runs longer.
+ * interleaving with real processes differs). The run lasts 120 s by default (about one round of every
+ * fault kind), short enough for every {@code mvn verify}; {@code -Drangekv.nemesis.duration=600}
+ * (seconds, or {@code 10m}) runs longer. It needs root, iproute2 and nftables (installed if missing) and
+ * fails saying what is missing otherwise.
  * Node logs stay in {@code target/nemesis-logs/seed-N/}.
  */
 class NemesisProcessIT {
@@ -54,8 +61,8 @@ class NemesisProcessIT {
   private static final int SHARERS = 3;
   private static final Duration STEP = Duration.ofSeconds(120);
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
-  /** Long enough for a few faults of different kinds; CI runs this on every verify. */
-  private static final Duration DEFAULT_DURATION = Duration.ofSeconds(40);
+  /** Long enough for about one round of every fault kind; CI runs this on every verify. */
+  private static final Duration DEFAULT_DURATION = Duration.ofSeconds(120);
 
   @TempDir
   Path dir;
@@ -70,10 +77,17 @@ class NemesisProcessIT {
     Path logs = Path.of("target", "nemesis-logs", "seed-" + seed);
     long origin = System.nanoTime();
     FaultLog faults = new FaultLog(CLIENT_TIMEOUT.plusSeconds(2).toNanos());
-    try (NodeProcesses nodes = new NodeProcesses(dir, logs, NODES, List.of("controller.tick=1000",
-        "node.dead-timeout=6000"))) {
+    List<String> ids = NodeProcesses.ids(NODES);
+    Map<String, ClockControl> clocks = new TreeMap<>();
+    for (String id : ids) {
+      clocks.put(id, ClockControl.in(dir.resolve("clocks"), id));
+    }
+    // closed in reverse: the nodes die before their namespaces go
+    try (NetNamespaces net = NetNamespaces.create(ids);
+        NodeProcesses nodes = new NodeProcesses(dir, logs, ids, List.of("controller.tick=1000",
+            "node.dead-timeout=6000"), Optional.of(net), id -> List.of(clocks.get(id).jvmOption()))) {
       try {
-        run(seed, seconds, origin, faults, nodes, logs);
+        run(seed, seconds, origin, faults, nodes, net, clocks, logs);
       } catch (Exception | Error e) {
         System.out.println("nemesis: the run failed: " + e + "\nnode states:\n" + nodes.diagnose()
             + "failures per fault kind: " + faults.failuresByKind() + "; outside samples: " + faults.outsideSamples());
@@ -82,13 +96,13 @@ class NemesisProcessIT {
     }
   }
 
-  private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes, Path logs)
-      throws Exception {
+  private static void run(long seed, long seconds, long origin, FaultLog faults, NodeProcesses nodes,
+      NetNamespaces net, Map<String, ClockControl> clocks, Path logs) throws Exception {
     formCluster(nodes);
     ClientOptions options = ClientOptions.defaults().withTimeout(CLIENT_TIMEOUT);
     try (RangeKvClient client = RangeKvClient.connect(nodes.addresses(), options)) {
       Workload workload = new Workload(client, faults, origin, WRITERS, COUNTERS);
-      Nemesis nemesis = new Nemesis(nodes, faults, origin, seed);
+      Nemesis nemesis = new Nemesis(nodes, Optional.of(net), clocks, faults, origin, seed);
       AtomicReference<Throwable> nemesisError = new AtomicReference<>();
       Thread injector = new Thread(() -> {
         try {

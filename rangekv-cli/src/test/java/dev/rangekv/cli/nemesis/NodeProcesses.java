@@ -18,9 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * N {@code rangekv start} processes on free loopback ports, each started from the test classpath with
- * its output in a log file: started, killed with SIGKILL, paused with SIGSTOP and resumed with SIGCONT,
- * restarted on their data directories. {@link #close()} kills every process this object started.
+ * N {@code rangekv start} processes, each started from the test classpath with its output in a log
+ * file: started, killed with SIGKILL, paused with SIGSTOP and resumed with SIGCONT, restarted on their
+ * data directories. On free loopback ports, or, given {@link NetNamespaces}, each in its own network
+ * namespace on its own address (fixed ports). {@link #close()} kills every process this object started.
  * Thread-safe.
  */
 final class NodeProcesses implements AutoCloseable {
@@ -33,18 +34,38 @@ final class NodeProcesses implements AutoCloseable {
   private final Map<String, Path> currentLog = new ConcurrentHashMap<>();
   private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private final List<String> settings;
+  private final java.util.Optional<NetNamespaces> net;
+  private final java.util.function.Function<String, List<String>> jvmOptions;
   private int starts;
   private boolean closed;
 
-  NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings) throws IOException {
+  /**
+   * Nodes {@code ids} with {@code --set} {@code settings}, in namespaces of {@code net} if given, each JVM
+   * with {@code jvmOptions.apply(id)} added (the clock agent of a clock-fault test).
+   */
+  NodeProcesses(Path dataRoot, Path logs, List<String> ids, List<String> settings,
+      java.util.Optional<NetNamespaces> net, java.util.function.Function<String, List<String>> jvmOptions)
+      throws IOException {
     this.logs = logs;
     this.settings = List.copyOf(settings);
+    this.net = net;
+    this.jvmOptions = jvmOptions;
     Files.createDirectories(logs);
-    for (int i = 1; i <= n; i++) {
-      String id = "n" + i;
-      nodes.put(id, new Node(id, "127.0.0.1:" + NodeConfig.freePort(), "127.0.0.1:" + NodeConfig.freePort(),
-          dataRoot.resolve(id)));
+    for (String id : ids) {
+      // in a namespace of its own a node has its own address, so fixed ports cannot clash
+      String host = net.map(x -> x.address(id)).orElse("127.0.0.1");
+      nodes.put(id, new Node(id, host + ":" + (net.isPresent() ? 7100 : NodeConfig.freePort()),
+          host + ":" + (net.isPresent() ? 7101 : NodeConfig.freePort()), dataRoot.resolve(id)));
     }
+  }
+
+  /** Node ids n1..nN. */
+  static List<String> ids(int n) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      ids.add("n" + i);
+    }
+    return ids;
   }
 
   List<String> ids() {
@@ -76,7 +97,8 @@ final class NodeProcesses implements AutoCloseable {
     Path log = logs.resolve(id + "-" + (++starts) + ".log");
     currentLog.put(id, log);
     // the JVM options of process.CliProcess: C1 only, a test node lives minutes
-    running.put(id, new ProcessBuilder(CliProcess.command(List.of(), args)).redirectErrorStream(true)
+    List<String> cmd = CliProcess.command(jvmOptions.apply(id), args);
+    running.put(id, new ProcessBuilder(net.map(x -> x.wrap(id, cmd)).orElse(cmd)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start());
   }
 
