@@ -125,6 +125,7 @@ public final class RangeKvNode implements AutoCloseable {
       Files.createDirectories(config.dataDir());
       this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
       undo.onFailure(store::close);
+      dev.rangekv.server.replica.RestoreStaging.sweepAtStart(store); // before any staging can start
       this.directory = new ReplicaDirectory(store);
       this.compactor = new SpanCompactor(store, config.nodeId());
       undo.onFailure(compactor::close);
