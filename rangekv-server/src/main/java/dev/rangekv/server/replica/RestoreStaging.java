@@ -52,6 +52,8 @@ public final class RestoreStaging {
       if (!Files.isDirectory(restore)) {
         continue;
       }
+      // read before its children go: deleting them touches the folder
+      boolean restoreOld = Files.getLastModifiedTime(restore).toInstant().isBefore(expiredBefore);
       for (Path range : list(restore)) {
         boolean old = Files.getLastModifiedTime(range).toInstant().isBefore(expiredBefore);
         boolean part = range.getFileName().toString().endsWith(".part");
@@ -63,8 +65,7 @@ public final class RestoreStaging {
           expired++;
         }
       }
-      boolean old = Files.getLastModifiedTime(restore).toInstant().isBefore(expiredBefore);
-      if ((atStart || old) && list(restore).isEmpty()) {
+      if ((atStart || restoreOld) && list(restore).isEmpty()) {
         Files.deleteIfExists(restore);
         empty++;
       }
