@@ -299,61 +299,84 @@ class BackupRestoreIT {
     }
   }
 
+  /** A cluster range of {@code target} with users/000..099 of the "full" backup staged on its nodes. */
+  record Staged(RangeDescriptorProto range, IngestStagedRequest ingest, Map<Integer, Path> dirs) {}
+
+  static Staged stage(PeerChannels channels, String restoreId, String prefix) throws Exception {
+    CliRun.ok(run("presplit", "--at", prefix + "," + prefix + "100"));
+    KeySpan target = new KeySpan(Key.utf8(prefix), dev.rangekv.core.key.RangeEnd.at(Key.utf8(prefix + "100")));
+    Destination dest = Destinations.open(uri("full"), S3Settings.DEFAULTS);
+    var source = Manifests.require(dest).getRanges(0); // [users/, users/100)
+    RangeDescriptorProto d;
+    try (MetaCalls meta = new MetaCalls(List.of(address()), Duration.ofSeconds(30))) {
+      d = ClusterRanges.read(meta).ranges().stream().filter(r -> ClusterRanges.span(r).equals(target)).findFirst()
+          .orElseThrow();
+    }
+    StageHeader header = StageHeader.newBuilder().setRestoreId(restoreId).setRangeId(d.getRangeId())
+        .addAllFiles(source.getFilesList())
+        .setStart(ProtoValues.bytes(target.start())).setEnd(ProtoValues.endBytes(target.end()))
+        .setFromPrefix(ProtoValues.bytes(Key.utf8("users/"))).setToPrefix(ProtoValues.bytes(Key.utf8(prefix)))
+        .setRewrite(true).build();
+    IngestCommand.Builder ingest = IngestCommand.newBuilder().setRestoreId(restoreId).setStart(header.getStart())
+        .setEnd(header.getEnd()).setRequireEmpty(true);
+    Map<Integer, Path> dirs = new LinkedHashMap<>();
+    for (ReplicaProto r : d.getReplicasList()) {
+      StageUpload.send(channels.channel(r.getAddress()), dest, header, 30_000);
+      ingest.addStagedNodeIds(r.getNodeId());
+      int i = cluster.indexOf(r.getNodeId());
+      dirs.put(i, cluster.config(i).dataDir().resolve("restores").resolve(restoreId).resolve("r" + d.getRangeId()));
+    }
+    IngestStagedRequest req = IngestStagedRequest.newBuilder()
+        .setHeader(RangeHeader.newBuilder().setRangeId(d.getRangeId()).setGeneration(d.getGeneration()))
+        .setIngest(ingest).build();
+    return new Staged(d, req, dirs);
+  }
+
+  /** Proposes the staged ingest through whichever running replica leads (retried while a leader is elected). */
+  static void ingest(PeerChannels channels, Staged staged) {
+    List<String> up = staged.range().getReplicasList().stream()
+        .filter(r -> cluster.isRunning(cluster.indexOf(r.getNodeId()))).map(ReplicaProto::getAddress).toList();
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> up.stream().anyMatch(a -> {
+      try {
+        return BackupServiceGrpc.newBlockingStub(channels.channel(a)).withDeadlineAfter(20, TimeUnit.SECONDS)
+            .ingestStaged(staged.ingest()).getAppliedIndex() > 0;
+      } catch (io.grpc.StatusRuntimeException e) {
+        return false; // not the leader, or a leader being elected
+      }
+    }));
+  }
+
+  /** users/000..099 as the "full" backup holds them, keyed by the part after the prefix. */
+  static Map<String, String> firstHundredUsers() {
+    Map<String, String> expected = new LinkedHashMap<>();
+    scan("copy/").forEach((k, v) -> { // copy/ holds the "full" backup (restored with --overwrite)
+      if (k.compareTo("100") < 0) {
+        expected.put(k, v);
+      }
+    });
+    return expected;
+  }
+
   @Test
   @Order(9)
   void aReplicaStoppedBetweenStagingAndIngest_theMajorityIngests_andTheReplicaAppliesItsStagedCopyWhenBack()
       throws Exception {
-    CliRun.ok(run("presplit", "--at", "lost/,lost/100"));
-    KeySpan target = new KeySpan(Key.utf8("lost/"), dev.rangekv.core.key.RangeEnd.at(Key.utf8("lost/100")));
-    Destination dest = Destinations.open(uri("full"), S3Settings.DEFAULTS);
-    var source = Manifests.require(dest).getRanges(0); // [users/, users/100)
     PeerChannels channels = PeerChannels.forCommand(64 << 20, Optional.empty());
-    try (MetaCalls meta = new MetaCalls(List.of(address()), Duration.ofSeconds(30))) {
-      ClusterRanges ranges = ClusterRanges.read(meta);
-      RangeDescriptorProto d = ranges.ranges().stream().filter(r -> ClusterRanges.span(r).equals(target)).findFirst()
-          .orElseThrow();
-      StageHeader header = StageHeader.newBuilder().setRestoreId("it-lost").setRangeId(d.getRangeId())
-          .addAllFiles(source.getFilesList())
-          .setStart(ProtoValues.bytes(target.start())).setEnd(ProtoValues.endBytes(target.end()))
-          .setFromPrefix(ProtoValues.bytes(Key.utf8("users/"))).setToPrefix(ProtoValues.bytes(Key.utf8("lost/")))
-          .setRewrite(true).build();
-      IngestCommand.Builder ingest = IngestCommand.newBuilder().setRestoreId("it-lost").setStart(header.getStart())
-          .setEnd(header.getEnd()).setRequireEmpty(true);
-      for (ReplicaProto r : d.getReplicasList()) {
-        StageUpload.send(channels.channel(r.getAddress()), dest, header, 30_000);
-        ingest.addStagedNodeIds(r.getNodeId());
-      }
+    try {
+      Staged staged = stage(channels, "it-lost", "lost/");
       int lost = 2;
-      Path stagedOnLost = cluster.config(lost).dataDir().resolve("restores").resolve("it-lost").resolve("r" + d.getRangeId());
+      Path stagedOnLost = staged.dirs().get(lost);
       assertThat(stagedOnLost).isDirectory();
       cluster.stop(lost);
 
-      IngestStagedRequest req = IngestStagedRequest.newBuilder()
-          .setHeader(RangeHeader.newBuilder().setRangeId(d.getRangeId()).setGeneration(d.getGeneration()))
-          .setIngest(ingest).build();
-      List<String> up = d.getReplicasList().stream().filter(r -> !r.getNodeId().equals(cluster.config(lost).nodeId()))
-          .map(ReplicaProto::getAddress).toList();
-      Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> up.stream().anyMatch(a -> {
-        try {
-          return BackupServiceGrpc.newBlockingStub(channels.channel(a)).withDeadlineAfter(10, TimeUnit.SECONDS)
-              .ingestStaged(req).getAppliedIndex() > 0;
-        } catch (io.grpc.StatusRuntimeException e) {
-          return false; // not the leader, or a leader being elected
-        }
-      }));
-      Map<String, String> expected = new LinkedHashMap<>();
-      scan("users/").forEach((k, v) -> {
-        if (k.compareTo("100") < 0) {
-          expected.put(k, v);
-        }
-      });
-      assertThat(scan("lost/")).hasSize(100).isEqualTo(expected);
+      ingest(channels, staged);
+      assertThat(scan("lost/")).hasSize(100).isEqualTo(firstHundredUsers());
       assertThat(stagedOnLost).as("the stopped node's copy waits for it").isDirectory();
 
       cluster.restart(lost);
       var store = cluster.node(lost).store();
       Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-        assertThat(store.scan(target.start(), target.end(), 1000, false)).hasSize(100);
+        assertThat(store.scan(Key.utf8("lost/"), KeySpan.prefixEnd(Key.utf8("lost/")), 1000, false)).hasSize(100);
         assertThat(stagedOnLost).doesNotExist();
       });
       assertThat(store.get(Key.utf8("lost/042")).map(v -> new String(v, StandardCharsets.UTF_8))).hasValue("name-42");
@@ -364,6 +387,33 @@ class BackupRestoreIT {
 
   @Test
   @Order(10)
+  void aReplicaWithoutAStagedCopy_installsTheRestoredSpanFromANodeThatStagedIt_andKeepsApplying() throws Exception {
+    PeerChannels channels = PeerChannels.forCommand(64 << 20, Optional.empty());
+    try {
+      Staged staged = stage(channels, "it-gone", "gone/");
+      // what a replica that joined after the staging (or whose copy was lost) meets: no staged files here
+      int bare = 1;
+      deleteTree(staged.dirs().get(bare));
+
+      ingest(channels, staged);
+      assertThat(scan("gone/")).hasSize(100).isEqualTo(firstHundredUsers());
+      var store = cluster.node(bare).store();
+      Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+          store.scan(Key.utf8("gone/"), KeySpan.prefixEnd(Key.utf8("gone/")), 1000, false)).hasSize(100));
+
+      kv.run(c -> {
+        c.put(Key.utf8("gone/zzz"), "after".getBytes(StandardCharsets.UTF_8));
+        return null;
+      });
+      Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+          store.get(Key.utf8("gone/zzz")).map(v -> new String(v, StandardCharsets.UTF_8))).hasValue("after"));
+    } finally {
+      channels.close();
+    }
+  }
+
+  @Test
+  @Order(11)
   void aRestoreWhileAReplicasNodeIsDown_failsBeforeAnyKeyOfTheRangeIsVisible_andLeavesNoStagedFiles() throws IOException {
     // split first: the pre-split of a restore waits on the controller, which re-elects when node 2 goes
     CliRun.ok(run("presplit", "--at", "down/,down/100,down/200,down0"));
@@ -381,6 +431,14 @@ class BackupRestoreIT {
     Map<String, String> down = scan("down/");
     assertThat(down.size()).as("keys under down/").isEqualTo(USERS);
     assertThat(down.equals(scan("copy/"))).as("down/ holds what copy/ (restored from the same backup) holds").isTrue();
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   /** The range folders (complete or .part) under a node's restores folder. */

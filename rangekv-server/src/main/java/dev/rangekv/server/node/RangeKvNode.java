@@ -127,6 +127,7 @@ public final class RangeKvNode implements AutoCloseable {
       undo.onFailure(store::close);
       dev.rangekv.server.replica.RestoreStaging.sweepAtStart(store); // before any staging can start
       this.directory = new ReplicaDirectory(store);
+      directory.identify(config.nodeId());
       this.compactor = new SpanCompactor(store, config.nodeId());
       undo.onFailure(compactor::close);
       directory.onSpanDeleted(compactor::deleted);

@@ -54,6 +54,12 @@ public final class SpanIngest {
     return Optional.empty();
   }
 
+  /** True when {@code ingest} applies to {@code d} but this node has no staged copy of its files. */
+  public static boolean missingHere(NodeStore store, RangeDescriptor d, IngestCommand ingest) {
+    return refuse(store, d, ingest).isEmpty()
+        && !Files.isDirectory(RestoreStaging.dir(store, ingest.getRestoreId(), d.rangeId()));
+  }
+
   /**
    * Ingests the staged files of {@code ingest} into the range; the result names the range. Call with
    * the range's apply lock held, then {@link #applied} once the entry's applied index is written.
