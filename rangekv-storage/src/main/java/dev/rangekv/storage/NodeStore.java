@@ -266,13 +266,15 @@ public final class NodeStore implements AutoCloseable {
   }
 
   /**
-   * Replaces whatever {@code [lo, hi)} held with the files' contents (a restore applying an entry: the
-   * caller records the applied index). Every file must lie inside the span; the files are hard-linked
-   * (or copied) in and stay where they are.
+   * Replaces whatever {@code [lo, hi)} held with the files' contents in one RocksDB ingest (a restore
+   * with overwrite applying its entry: the caller records the applied index and keeps other writes to
+   * the span out). A concurrent reader sees the old keys or the new ones, never an empty or mixed span.
+   * Every file must lie inside the span; the files are moved in. {@code scratch} is a folder on the
+   * store's file system for the file of deletes the ingest carries.
    */
-  public void replaceSpan(Key lo, RangeEnd hi, List<Path> sstFiles) throws StoreException {
+  public void replaceSpan(Key lo, RangeEnd hi, List<Path> sstFiles, Path scratch) throws StoreException {
     guarded(() -> {
-      transfer.ingest(lo, hi, sstFiles);
+      transfer.replace(lo, hi, sstFiles, scratch);
       return null;
     });
   }

@@ -124,6 +124,71 @@ final class SpanTransfer {
     }
   }
 
+  /**
+   * Replaces {@code [lo, hi)} with the files' contents in ONE ingest, so a reader sees the old span or
+   * the new one, never the span empty or half-replaced: a file of point deletes of every key the span
+   * holds now goes first in the same {@code ingestExternalFile} call as the data files. Files that
+   * overlap in one call get increasing sequence numbers in list order, so a key in both the delete file
+   * and a data file keeps the data file's value. The caller keeps writes to the span out meanwhile (the
+   * range's apply lock); the delete file is written to {@code scratch} and moved into the store.
+   */
+  void replace(Key lo, RangeEnd hi, List<Path> files, Path scratch) {
+    for (Path f : files) {
+      checkInside(f, lo, hi);
+    }
+    List<Path> all = new ArrayList<>(files.size() + 1);
+    Path deletes = scratch.resolve("replace-deletes.sst");
+    if (writeDeletes(lo, hi, deletes)) {
+      all.add(deletes);
+    }
+    all.addAll(files);
+    if (all.isEmpty()) {
+      return;
+    }
+    List<String> paths = all.stream().map(Path::toString).toList();
+    try (IngestExternalFileOptions o = new IngestExternalFileOptions()
+        .setMoveFiles(true)
+        .setAllowGlobalSeqNo(true)
+        .setAllowBlockingFlush(true)) {
+      rocks.db.ingestExternalFile(rocks.data, paths, o);
+    } catch (RocksDBException e) {
+      throw new StoreException("replace span failed lo=" + lo + " hi=" + hi + " files=" + files.size(), e);
+    } finally {
+      try {
+        Files.deleteIfExists(deletes);
+      } catch (IOException e) {
+        throw new StoreException("delete file of a replace not removed file=" + deletes, e);
+      }
+    }
+  }
+
+  /** Writes a point delete of every key in {@code [lo, hi)} to {@code file}; false (no file) when none. */
+  private boolean writeDeletes(Key lo, RangeEnd hi, Path file) {
+    SstFileWriter writer = null;
+    try (SpanReader.Cursor c = SpanReader.cursor(rocks.db, rocks.data, null, lo, hi)) {
+      for (c.it.seekToFirst(); c.it.isValid(); c.it.next()) {
+        if (writer == null) {
+          Files.createDirectories(file.getParent());
+          Files.deleteIfExists(file);
+          writer = new SstFileWriter(rocks.envOptions, rocks.sstOptions);
+          writer.open(file.toString());
+        }
+        writer.delete(c.it.key());
+      }
+      c.check("replace span lo=" + lo + " hi=" + hi);
+      if (writer != null) {
+        writer.finish();
+      }
+      return writer != null;
+    } catch (RocksDBException | IOException e) {
+      throw new StoreException("write the deletes of a replace failed lo=" + lo + " hi=" + hi + " file=" + file, e);
+    } finally {
+      if (writer != null) {
+        writer.close();
+      }
+    }
+  }
+
   private void checkInside(Path file, Key lo, RangeEnd hi) {
     try (SstFileReader reader = new SstFileReader(rocks.sstOptions)) {
       reader.open(file.toString());

@@ -59,11 +59,13 @@ public final class RestoreCommand extends ClusterCommand {
     try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls());
         KvSession kv = KvSession.open(addresses, options.timeout(), options.tls());
         Destination dest = Destinations.open(from, s3.settings())) {
+      long t0 = System.nanoTime();
       BackupManifest m = Manifests.require(dest);
       BackupVerify.Report report = BackupVerify.run(dest, m, u -> Destinations.open(u, s3.settings()));
       if (!report.ok()) {
         throw new CliException("backup at " + from + " failed verification, nothing restored: " + report.problems().get(0));
       }
+      double verifySecs = (System.nanoTime() - t0) / 1e9;
       out().println("verified " + report.files() + " files of backup " + m.getBackupId());
       RestoreRun run = new RestoreRun(meta, channels, u -> Destinations.open(u, s3.settings()), out(),
           s -> kv.run(c -> c.scan(s.start(), s.end(), ScanOptions.defaults().withLimit(1)).hasNext()),
@@ -71,7 +73,9 @@ public final class RestoreCommand extends ClusterCommand {
       KeySpan keys = requested.orElse(Manifests.span(m));
       int ranges = run.run(dest, m, new RestoreRun.Settings(keys, move, overwrite));
       out().println("-- restored " + SpanText.format(keys, keys()) + (move.isIdentity() ? ""
-          : " into " + SpanText.format(move.apply(keys), keys())) + ": " + ranges + " ranges");
+          : " into " + SpanText.format(move.apply(keys), keys())) + ": " + ranges + " ranges in "
+          + String.format("%.1f s (verify %.1f s, pre-split %.1f s)", (System.nanoTime() - t0) / 1e9, verifySecs,
+          run.presplitSeconds()));
     } finally {
       channels.close();
     }

@@ -15,6 +15,7 @@ import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.backup.BackupManifest;
 import dev.rangekv.proto.backup.BackupRange;
 import dev.rangekv.proto.backup.BackupServiceGrpc;
+import dev.rangekv.proto.backup.DiscardStagedRequest;
 import dev.rangekv.proto.backup.IngestStagedRequest;
 import dev.rangekv.proto.backup.IngestStagedResponse;
 import dev.rangekv.proto.backup.StageHeader;
@@ -28,13 +29,20 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * One {@code restore}: splits the cluster at the restored ranges' boundaries, then range by range
- * stages the files on every replica's node (rewritten there when the keys move or the cluster's range
+ * One {@code restore}: splits the cluster at the restored ranges' boundaries, then a few ranges at a
+ * time stages the files on every replica's node (in parallel) (rewritten there when the keys move or the cluster's range
  * is smaller than the backed-up one) and has the range's leader propose one ingest entry, which every
  * replica applies by ingesting its staged files: the range's restored keys appear at once, at one log
  * index. The entry refuses a range holding data unless the restore overwrites.
@@ -42,6 +50,8 @@ import java.util.function.Predicate;
 final class RestoreRun {
   private static final int MAX_ATTEMPTS = 10;
   private static final String NOT_STAGED = "restore files were not staged on node ";
+  /** Items restored at once: a range's staging and ingest wait on disks and Raft rounds more than on CPU. */
+  static final int PARALLEL_RANGES = 4;
 
   /**
    * What to restore.
@@ -61,6 +71,8 @@ final class RestoreRun {
   private final KeyFormat keys;
   private final String restoreId = "restore-" + System.currentTimeMillis() + "-"
       + Long.toHexString(new java.util.Random().nextLong() & 0xffffffL);
+  private final ExecutorService stagers = Executors.newCachedThreadPool(daemon("restore-stage"));
+  private long presplitNanos;
 
   RestoreRun(MetaCalls meta, PeerChannels channels, Function<String, Destination> open, PrintWriter progress,
       Predicate<KeySpan> holdsData, long timeoutMillis, KeyFormat keys) {
@@ -95,25 +107,88 @@ final class RestoreRun {
         }
       }
     }
+    long t0 = System.nanoTime();
     presplit(items.stream().map(i -> i.target().target()).toList());
-    int written = 0;
-    long bytes = 0;
-    for (int i = 0; i < items.size(); i++) {
-      Item it = items.get(i);
-      Destination files = it.range().getBaseUri().isEmpty() ? dest : open.apply(it.range().getBaseUri());
-      try {
-        written += restore(it, files, s);
-      } finally {
-        if (files != dest) {
-          files.close();
+    presplitNanos = System.nanoTime() - t0;
+    ExecutorService ranges = Executors.newFixedThreadPool(PARALLEL_RANGES, daemon("restore-range"));
+    try {
+      return restoreAll(items, dest, s, ranges);
+    } finally {
+      ranges.shutdownNow();
+      stagers.shutdownNow();
+    }
+  }
+
+  /** Seconds spent pre-splitting, in the last {@link #run}. */
+  double presplitSeconds() {
+    return presplitNanos / 1e9;
+  }
+
+  /**
+   * Restores {@link #PARALLEL_RANGES} items at a time (each is all or nothing on its own: one ingest
+   * entry per cluster range); the first failure stops new items from starting and is thrown once the
+   * items in flight have ended, so no staging is left running behind the error.
+   */
+  private int restoreAll(List<Item> items, Destination dest, Settings s, ExecutorService ranges) {
+    AtomicInteger finished = new AtomicInteger();
+    AtomicLong bytes = new AtomicLong();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    List<Future<Integer>> futures = new ArrayList<>();
+    for (Item it : items) {
+      futures.add(ranges.submit(() -> {
+        if (failure.get() != null) {
+          return 0;
         }
+        try {
+          int n = restoreItem(it, dest, s);
+          long total = bytes.addAndGet(it.range().getFilesList().stream().mapToLong(f -> f.getSize()).sum());
+          synchronized (progress) {
+            progress.printf("[%d/%d] r%d %s restored into %s (%s read)%n", finished.incrementAndGet(), items.size(),
+                it.range().getRangeId(), fmt(it.target().source()), fmt(it.target().target()), Table.bytes(total));
+            progress.flush();
+          }
+          return n;
+        } catch (RuntimeException e) {
+          failure.compareAndSet(null, e);
+          throw e;
+        }
+      }));
+    }
+    int written = 0;
+    for (Future<Integer> f : futures) {
+      try {
+        written += f.get();
+      } catch (ExecutionException e) {
+        // the first failure is thrown below, after every item in flight has ended
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliException("interrupted", e);
       }
-      bytes += it.range().getFilesList().stream().mapToLong(f -> f.getSize()).sum();
-      progress.printf("[%d/%d] r%d %s restored into %s (%s read)%n", i + 1, items.size(), it.range().getRangeId(),
-          fmt(it.target().source()), fmt(it.target().target()), Table.bytes(bytes));
-      progress.flush();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
     }
     return written;
+  }
+
+  private int restoreItem(Item it, Destination dest, Settings s) {
+    Destination files = it.range().getBaseUri().isEmpty() ? dest : open.apply(it.range().getBaseUri());
+    try {
+      return restore(it, files, s);
+    } finally {
+      if (files != dest) {
+        files.close();
+      }
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   private void presplit(List<KeySpan> targets) {
@@ -182,20 +257,34 @@ final class RestoreRun {
         .setEnd(header.getEnd())
         .setEndInfinite(header.getEndInfinite())
         .setRequireEmpty(!s.overwrite());
+    // every replica's node at once: each upload reads the files itself, so one slow node only delays its own
+    List<Future<?>> uploads = new ArrayList<>();
     for (ReplicaProto r : d.getReplicasList()) {
-      try {
+      uploads.add(stagers.submit(() -> {
         StageUpload.send(channels.channel(r.getAddress()), files, header, timeoutMillis);
-      } catch (StatusRuntimeException e) {
-        throw new CliException("cannot stage the files of r" + it.range().getRangeId() + " on node " + r.getNodeId()
-            + " (" + r.getAddress() + "): " + describe(e) + "; nothing of " + fmt(span) + " was restored", e);
-      } catch (IOException e) {
-        throw new CliException("cannot read the files of r" + it.range().getRangeId() + " from " + files.uri() + ": "
-            + e.getMessage(), e);
+        return null;
+      }));
+    }
+    // every upload ends (staged or failed) before a failure discards: none can complete behind the discard
+    CliException failed = null;
+    for (int i = 0; i < uploads.size(); i++) {
+      ReplicaProto r = d.getReplicas(i);
+      try {
+        uploads.get(i).get();
+        ingest.addStagedNodeIds(r.getNodeId());
+      } catch (ExecutionException e) {
+        if (failed == null) {
+          failed = stagingFailure(e.getCause(), r, it, files, span);
+        }
       } catch (InterruptedException e) {
+        uploads.forEach(u -> u.cancel(true));
         Thread.currentThread().interrupt();
         throw new CliException("interrupted", e);
       }
-      ingest.addStagedNodeIds(r.getNodeId());
+    }
+    if (failed != null) {
+      discard(d);
+      throw failed;
     }
     IngestStagedRequest req = IngestStagedRequest.newBuilder()
         .setHeader(RangeHeader.newBuilder().setRangeId(d.getRangeId()).setGeneration(d.getGeneration()))
@@ -230,6 +319,36 @@ final class RestoreRun {
       }
     }
     return Optional.of("no replica of r" + d.getRangeId() + " took the ingest: " + (failure == null ? "" : describe(failure)));
+  }
+
+  private CliException stagingFailure(Throwable cause, ReplicaProto r, Item it, Destination files, KeySpan span) {
+    if (cause instanceof StatusRuntimeException sre) {
+      return new CliException("cannot stage the files of r" + it.range().getRangeId() + " on node " + r.getNodeId()
+          + " (" + r.getAddress() + "): " + describe(sre) + "; nothing of " + fmt(span) + " was restored", sre);
+    }
+    if (cause instanceof IOException io) {
+      return new CliException("cannot read the files of r" + it.range().getRangeId() + " from " + files.uri() + ": "
+          + io.getMessage(), io);
+    }
+    return new CliException("cannot stage the files of r" + it.range().getRangeId() + " on node " + r.getNodeId()
+        + ": " + cause + "; nothing of " + fmt(span) + " was restored", cause);
+  }
+
+  /**
+   * Best effort: deletes this restore's staged files of range {@code d} on every replica's node, after
+   * a staging failed and before any ingest entry was proposed (an unreachable node sweeps its own at
+   * its next start).
+   */
+  private void discard(RangeDescriptorProto d) {
+    DiscardStagedRequest req = DiscardStagedRequest.newBuilder().setRestoreId(restoreId).setRangeId(d.getRangeId()).build();
+    for (ReplicaProto r : d.getReplicasList()) {
+      try {
+        BackupServiceGrpc.newBlockingStub(channels.channel(r.getAddress()))
+            .withDeadlineAfter(5, TimeUnit.SECONDS).discardStaged(req);
+      } catch (StatusRuntimeException e) {
+        // the node is down or refused: its sweep deletes the files
+      }
+    }
   }
 
   private String fmt(KeySpan span) {

@@ -85,7 +85,7 @@ final class StageUpload {
         }
       }
       out.onCompleted();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | InterruptedException e) {
       out.cancel("restore upload failed", e);
       throw e;
     }

@@ -1,7 +1,10 @@
 package dev.rangekv.server.backup;
 
 import dev.rangekv.proto.backup.BackupServiceGrpc;
+import dev.rangekv.proto.backup.DiscardStagedRequest;
+import dev.rangekv.proto.backup.DiscardStagedResponse;
 import dev.rangekv.proto.backup.ExportRangeRequest;
+import dev.rangekv.server.replica.RestoreStaging;
 import dev.rangekv.proto.backup.IngestStagedRequest;
 import dev.rangekv.proto.backup.IngestStagedResponse;
 import dev.rangekv.proto.backup.StageChunk;
@@ -89,6 +92,25 @@ public final class BackupServiceImpl extends BackupServiceGrpc.BackupServiceImpl
   @Override
   public StreamObserver<StageChunk> stageFiles(StreamObserver<StageFilesResponse> out) {
     return new StageReceiver(store, executor, out);
+  }
+
+  /**
+   * Deletes a range's staged files when the restore that staged them gave up before proposing the
+   * ingest entry (a sender that proposed it must not ask: a replica still applying it needs them).
+   */
+  @Override
+  public void discardStaged(DiscardStagedRequest request, StreamObserver<DiscardStagedResponse> out) {
+    executor.execute(() -> {
+      try {
+        java.nio.file.Path dir = RestoreStaging.dir(store, request.getRestoreId(), request.getRangeId());
+        boolean existed = java.nio.file.Files.exists(dir);
+        RestoreStaging.delete(dir);
+        out.onNext(DiscardStagedResponse.newBuilder().setDeleted(existed).build());
+        out.onCompleted();
+      } catch (java.io.IOException | IllegalArgumentException e) {
+        out.onError(io.grpc.Status.INVALID_ARGUMENT.withDescription(e.toString()).asRuntimeException());
+      }
+    });
   }
 
   @Override

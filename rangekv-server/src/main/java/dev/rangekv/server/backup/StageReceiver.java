@@ -72,6 +72,8 @@ final class StageReceiver implements StreamObserver<StageChunk> {
       throw new IllegalArgumentException("a second stage header");
     }
     header = h;
+    // what abandoned restores left long ago goes now: a node that never restarts sweeps too
+    RestoreStaging.sweep(RestoreStaging.root(store), java.time.Instant.now().minus(RestoreStaging.EXPIRY), false);
     Path dir = RestoreStaging.dir(store, h.getRestoreId(), h.getRangeId());
     part = dir.resolveSibling(dir.getFileName() + ".part");
     RestoreStaging.deleteTree(part);

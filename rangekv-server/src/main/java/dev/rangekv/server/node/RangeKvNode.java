@@ -129,7 +129,9 @@ public final class RangeKvNode implements AutoCloseable {
       Files.createDirectories(config.dataDir());
       this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
       undo.onFailure(store::close);
+      dev.rangekv.server.replica.RestoreStaging.sweepAtStart(store); // before any staging can start
       this.directory = new ReplicaDirectory(store);
+      directory.identify(config.nodeId());
       this.compactor = new SpanCompactor(store, config.nodeId());
       undo.onFailure(compactor::close);
       directory.onSpanDeleted(compactor::deleted);

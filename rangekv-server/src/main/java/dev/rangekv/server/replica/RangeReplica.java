@@ -257,7 +257,8 @@ public final class RangeReplica {
       log.info("range descriptor changed rangeId={} change={} descriptor={} frozenFor={} index={}",
           rangeId, change.kind(), change.next(), frozenFor, index);
     });
-    appliedTo(index);
+    LogPoint spanAt = installed; // past index when this entry installed a span (a restore's repair)
+    appliedTo(spanAt != null && spanAt.index() > index ? spanAt.index() : index);
     applied.dormancy().ifPresent(dormancy -> {
       log.info("range dormancy applied rangeId={} dormant={} index={}", rangeId, dormancy.getDormant(), index);
       host.dormancyApplied(rangeId, dormancy.getDormant(), index);
@@ -277,8 +278,24 @@ public final class RangeReplica {
     return new Applied(split.result(), Optional.of(split), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
   }
 
-  /** A restore's staged SST files become the range's data (see {@link SpanIngest}). */
+  /**
+   * A restore's staged SST files become the range's data (see {@link SpanIngest}). A replica whose node
+   * has no staged copy of an entry that applies installs the range's span from a node that staged and
+   * applied it instead ({@link IngestRepair}): at an index at or past this one, so it holds the restored
+   * keys, and the entries up to that index are skipped as after any span install.
+   */
   private Applied applyIngest(Entry e) {
+    if (SpanIngest.missingHere(store, e.descriptor(), e.cmd().getIngest())) {
+      log.warn("restore files not staged on this node; fetching the restored span rangeId={} index={}", rangeId,
+          e.index());
+      LogPoint point = install(IngestRepair.fetch(host, rangeId, e.cmd().getIngest().getStagedNodeIdsList(), e.index()));
+      load();
+      CommandResult result = CommandResult.newBuilder().setAppliedIndex(e.index())
+          .setRange(host.movedDescriptors(descriptor).get(0)).build();
+      log.info("restored span installed in place of the staged files rangeId={} index={} installedAt={}", rangeId,
+          e.index(), point.index());
+      return Applied.of(result);
+    }
     CommandResult result = SpanIngest.apply(store, e.descriptor(), e.cmd().getIngest(), e.index()).toBuilder()
         .setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
     e.batch().setApplied(rangeId, e.term(), e.index()).sync(); // durable before the staged files go

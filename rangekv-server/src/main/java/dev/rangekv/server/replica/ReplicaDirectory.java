@@ -31,6 +31,7 @@ public final class ReplicaDirectory implements ReplicaHost {
   private final NodeStore store;
   private final Map<Long, RangeReplica> replicas = new ConcurrentHashMap<>();
   private final Map<String, String> clientAddresses = new ConcurrentHashMap<>();
+  private volatile String nodeId = "";
   private volatile LongConsumer childRecorded = id -> {};
   private volatile BiFunction<Long, String, CompletableFuture<StagedSpan>> spanFetcher =
       (id, leader) -> ReplicaHost.super.fetchSpan(id, leader);
@@ -86,6 +87,16 @@ public final class ReplicaDirectory implements ReplicaHost {
   /** Where split children go to get their Raft group created (set once the Raft server exists). */
   public void onChildRecorded(LongConsumer action) {
     this.childRecorded = action;
+  }
+
+  /** Names this node (set once at start). */
+  public void identify(String id) {
+    this.nodeId = id;
+  }
+
+  @Override
+  public String nodeId() {
+    return nodeId;
   }
 
   /** How replicas fetch span snapshots (set once the node's gRPC channels exist). */

@@ -50,4 +50,9 @@ public interface ReplicaHost {
 
   /** A Raft entry was applied in {@code nanos} (for the node's apply latency meter). */
   default void applied(long nanos) {}
+
+  /** This node's id; "" when the host does not know it (then no node is skipped as this one). */
+  default String nodeId() {
+    return "";
+  }
 }

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies a restore's ingest entry on one replica: the checks are functions of the entry, the descriptor
  * and the range's data, which every replica has alike at this index, so every replica refuses or
- * ingests alike. The staged files are ingested as a replica move ingests its span (one RocksDB ingest:
- * readers see the old span or the new one), and deleted only after the entry's applied index is written,
+ * ingests alike. The staged files are ingested as a replica move ingests its span, in one RocksDB ingest
+ * (with overwrite, the deletes of the old keys ride in the same ingest): readers see the old span or the
+ * new one, never the span empty. They are deleted only after the entry's applied index is written,
  * so a replica that crashes in between applies the entry again from the same files.
  */
 public final class SpanIngest {
@@ -53,6 +54,12 @@ public final class SpanIngest {
     return Optional.empty();
   }
 
+  /** True when {@code ingest} applies to {@code d} but this node has no staged copy of its files. */
+  public static boolean missingHere(NodeStore store, RangeDescriptor d, IngestCommand ingest) {
+    return refuse(store, d, ingest).isEmpty()
+        && !Files.isDirectory(RestoreStaging.dir(store, ingest.getRestoreId(), d.rangeId()));
+  }
+
   /**
    * Ingests the staged files of {@code ingest} into the range; the result names the range. Call with
    * the range's apply lock held, then {@link #applied} once the entry's applied index is written.
@@ -76,7 +83,7 @@ public final class SpanIngest {
       if (ingest.getRequireEmpty()) {
         store.ingestIntoEmptySpan(d.start(), d.end(), files); // refuse() saw the span empty at this index
       } else {
-        store.replaceSpan(d.start(), d.end(), files);
+        store.replaceSpan(d.start(), d.end(), files, dir); // one ingest: old or new, never empty
       }
       log.info("restore ingested rangeId={} restoreId={} files={} index={}", d.rangeId(), ingest.getRestoreId(),
           files.size(), index);
