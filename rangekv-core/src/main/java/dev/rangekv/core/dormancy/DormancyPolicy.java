@@ -5,18 +5,35 @@ package dev.rangekv.core.dormancy;
  * is in flight, it is not frozen, every follower is up and caught up (so every replica applies the
  * dormancy entry and none has to be repaired while closed), and no request arrived for
  * {@code idleMillis}. CockroachDB's quiescence asks the same of a range before it stops ticking.
+ *
+ * <p>A range no request has reached on its leader's node ({@link RangeActivity#requested}: a split's
+ * new child, every range after a restart) idles only {@code freshIdleMillis}: a pre-split into a
+ * thousand ranges otherwise kept every child's group awake for the whole idle period, and that many
+ * awake groups starved the node (BENCHMARKS.md, "Pre-split into 1,000 ranges right after a start").
  * Pure and immutable.
  *
  * @param idleMillis how long a range must go without requests; 0 turns dormancy off
+ * @param freshIdleMillis how long a range that was never requested here idles, at most {@code idleMillis}
  */
-public record DormancyPolicy(long idleMillis) {
+public record DormancyPolicy(long idleMillis, long freshIdleMillis) {
   /** Ranges go dormant after 60 s without requests. */
   public static final long DEFAULT_IDLE_MILLIS = 60_000;
+  /** A range never requested on its leader's node goes dormant after 10 s. */
+  public static final long DEFAULT_FRESH_IDLE_MILLIS = 10_000;
 
   public DormancyPolicy {
     if (idleMillis < 0) {
       throw new IllegalArgumentException("idleMillis must be >= 0 (0 = never dormant), got " + idleMillis);
     }
+    if (freshIdleMillis < 0 || freshIdleMillis > idleMillis) {
+      throw new IllegalArgumentException("freshIdleMillis must be in [0, idleMillis=" + idleMillis + "], got "
+          + freshIdleMillis);
+    }
+  }
+
+  /** Idle for {@code idleMillis}, or {@link #DEFAULT_FRESH_IDLE_MILLIS} (when shorter) if never requested. */
+  public DormancyPolicy(long idleMillis) {
+    this(idleMillis, Math.min(idleMillis, DEFAULT_FRESH_IDLE_MILLIS));
   }
 
   /** Dormancy off: ranges never go dormant. */
@@ -46,7 +63,7 @@ public record DormancyPolicy(long idleMillis) {
       return Verdict.awake("replica down or behind");
     }
     long idle = nowMillis - a.lastRequestMillis();
-    if (idle < idleMillis) {
+    if (idle < (a.requested() ? idleMillis : freshIdleMillis)) {
       return Verdict.awake("requested " + idle + " ms ago");
     }
     return Verdict.SLEEP;

@@ -12,13 +12,21 @@ package dev.rangekv.core.dormancy;
  * @param operationInFlight proposals pending, a leadership transfer, a replica change, a split or a
  *     wake not yet recorded: anything a closed group would cut short
  * @param leaderReady the leader has committed an entry of its term (its commit index is current)
+ * @param requested a client request for the range ever reached this node; false for a split's new child
+ *     and for every range after a restart, until its first request
  */
 public record RangeActivity(long lastRequestMillis, int replicas, int followersCaughtUp, boolean frozen,
-    boolean operationInFlight, boolean leaderReady) {
+    boolean operationInFlight, boolean leaderReady, boolean requested) {
   public RangeActivity {
     if (replicas < 1 || followersCaughtUp < 0 || followersCaughtUp > replicas - 1) {
       throw new IllegalArgumentException("bad replica counts replicas=" + replicas
           + " followersCaughtUp=" + followersCaughtUp);
     }
+  }
+
+  /** Activity of a range a client request reached here. */
+  public RangeActivity(long lastRequestMillis, int replicas, int followersCaughtUp, boolean frozen,
+      boolean operationInFlight, boolean leaderReady) {
+    this(lastRequestMillis, replicas, followersCaughtUp, frozen, operationInFlight, leaderReady, true);
   }
 }

@@ -50,6 +50,43 @@ public final class PreSplitPlanner {
     return new PreSplitPlan(List.copyOf(points), placements);
   }
 
+  /**
+   * The nodes to add to a range on {@code current} so it has {@code replicationFactor} replicas (or as
+   * many as there are nodes) before it is split, so that every child is born with its full replica set
+   * and a pre-split never leaves ranges to be up-replicated one by one afterwards. Nodes in zones the
+   * range does not use yet come first, then the rest, each group in {@link #zoneInterleaved} order.
+   */
+  public static List<String> missingReplicas(List<String> current, List<NodeStats> nodes, int replicationFactor) {
+    if (replicationFactor < 1) {
+      throw new IllegalArgumentException("replicationFactor must be >= 1, got " + replicationFactor);
+    }
+    Map<String, String> zoneOf = new LinkedHashMap<>();
+    nodes.forEach(n -> zoneOf.put(n.nodeId(), n.zone()));
+    java.util.Set<String> usedZones = new java.util.HashSet<>();
+    current.forEach(id -> usedZones.add(zoneOf.getOrDefault(id, "")));
+    List<String> newZone = new ArrayList<>();
+    List<String> sameZone = new ArrayList<>();
+    for (String id : zoneInterleaved(nodes)) {
+      if (!current.contains(id)) {
+        (usedZones.contains(zoneOf.get(id)) ? sameZone : newZone).add(id);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    int wanted = Math.min(replicationFactor, current.size() + newZone.size() + sameZone.size()) - current.size();
+    for (String id : newZone) {
+      if (out.size() < wanted) {
+        out.add(id);
+        usedZones.add(zoneOf.get(id));
+      }
+    }
+    for (String id : sameZone) {
+      if (out.size() < wanted) {
+        out.add(id);
+      }
+    }
+    return List.copyOf(out);
+  }
+
   /** Node ids ordered so consecutive ones are in different zones as long as zones last. */
   static List<String> zoneInterleaved(List<NodeStats> nodes) {
     Map<String, List<String>> byZone = new LinkedHashMap<>();

@@ -14,11 +14,15 @@ class DormancyPolicyPropertyTest {
    * A random history of one range: its leader took over at time 0, then requests came at {@code
    * requests}; and the leader's view at the decision, at {@code now}.
    */
-  private record Case(long idleMillis, List<Long> requests, long now, int replicas, int caughtUp, boolean frozen,
-      boolean inFlight, boolean ready) {
+  private record Case(long idleMillis, long freshIdleMillis, List<Long> requests, long now, int replicas,
+      int caughtUp, boolean frozen, boolean inFlight, boolean ready) {
     RangeActivity activity() {
       long last = requests.stream().mapToLong(Long::longValue).max().orElse(0);
-      return new RangeActivity(last, replicas, caughtUp, frozen, inFlight, ready);
+      return new RangeActivity(last, replicas, caughtUp, frozen, inFlight, ready, !requests.isEmpty());
+    }
+
+    DormancyPolicy policy() {
+      return new DormancyPolicy(idleMillis, freshIdleMillis);
     }
 
     /** The model: brute force over every request, not just the last one. */
@@ -26,8 +30,9 @@ class DormancyPolicyPropertyTest {
       if (idleMillis == 0 || !ready || inFlight || frozen || caughtUp < replicas - 1) {
         return false;
       }
-      if (now < idleMillis) {
-        return false; // led since 0: a new leader waits the idle period too
+      // led since 0: a new leader waits the idle period too, the shorter one while nothing requested it
+      if (now < (requests.isEmpty() ? freshIdleMillis : idleMillis)) {
+        return false;
       }
       for (long t : requests) {
         if (now - t < idleMillis) {
@@ -40,6 +45,7 @@ class DormancyPolicyPropertyTest {
 
   private static Case randomCase(Gen gen) {
     long idle = gen.chance(0.1) ? 0 : gen.between(1, 100);
+    long fresh = gen.chance(0.2) ? idle : gen.between(0, (int) idle);
     List<Long> requests = new ArrayList<>();
     int n = gen.between(0, gen.size());
     long t = 0;
@@ -50,14 +56,14 @@ class DormancyPolicyPropertyTest {
     long now = t + gen.between(0, 150);
     int replicas = gen.between(1, 5);
     int caughtUp = gen.chance(0.7) ? replicas - 1 : gen.between(0, replicas - 1);
-    return new Case(idle, requests, now, replicas, caughtUp, gen.chance(0.1), gen.chance(0.1), gen.chance(0.9));
+    return new Case(idle, fresh, requests, now, replicas, caughtUp, gen.chance(0.1), gen.chance(0.1), gen.chance(0.9));
   }
 
   @Test
   void decide_matchesTheBruteForceModel() {
     Property.named("dormancy decision = model").cases(2000).sizes(0, 30).check(gen -> {
       Case c = randomCase(gen);
-      DormancyPolicy.Verdict v = new DormancyPolicy(c.idleMillis()).decide(c.activity(), c.now());
+      DormancyPolicy.Verdict v = c.policy().decide(c.activity(), c.now());
       assertThat(v.sleep()).as("%s -> %s", c, v).isEqualTo(c.modelSleeps());
       assertThat(v.reason()).isNotEmpty();
     });
@@ -67,7 +73,7 @@ class DormancyPolicyPropertyTest {
   void aSleepingVerdict_holdsLaterWhileNothingHappens() {
     Property.named("sleep is stable without requests").cases(1000).sizes(0, 30).check(gen -> {
       Case c = randomCase(gen);
-      DormancyPolicy policy = new DormancyPolicy(c.idleMillis());
+      DormancyPolicy policy = c.policy();
       long later = c.now() + gen.between(0, 1000);
       if (policy.decide(c.activity(), c.now()).sleep()) {
         assertThat(policy.decide(c.activity(), later).sleep()).as("%s at %d", c, later).isTrue();
@@ -85,8 +91,19 @@ class DormancyPolicyPropertyTest {
       long request = c.now() - gen.between(0, (int) c.idleMillis() - 1);
       RangeActivity a = c.activity();
       RangeActivity touched = new RangeActivity(Math.max(a.lastRequestMillis(), request), a.replicas(),
-          a.followersCaughtUp(), a.frozen(), a.operationInFlight(), a.leaderReady());
-      assertThat(new DormancyPolicy(c.idleMillis()).decide(touched, c.now()).sleep()).as("%s", c).isFalse();
+          a.followersCaughtUp(), a.frozen(), a.operationInFlight(), a.leaderReady(), true);
+      assertThat(c.policy().decide(touched, c.now()).sleep()).as("%s", c).isFalse();
     });
+  }
+
+  @Test
+  void aRangeNeverRequested_sleepsAfterTheFreshPeriod_notTheWholeIdlePeriod() {
+    DormancyPolicy policy = new DormancyPolicy(60_000);
+    RangeActivity fresh = new RangeActivity(0, 3, 2, false, false, true, false);
+    assertThat(policy.decide(fresh, DormancyPolicy.DEFAULT_FRESH_IDLE_MILLIS - 1).sleep()).isFalse();
+    assertThat(policy.decide(fresh, DormancyPolicy.DEFAULT_FRESH_IDLE_MILLIS).sleep()).isTrue();
+    RangeActivity requested = new RangeActivity(0, 3, 2, false, false, true, true);
+    assertThat(policy.decide(requested, DormancyPolicy.DEFAULT_FRESH_IDLE_MILLIS).sleep()).isFalse();
+    assertThat(new DormancyPolicy(2_000).freshIdleMillis()).as("never longer than the idle period").isEqualTo(2_000);
   }
 }

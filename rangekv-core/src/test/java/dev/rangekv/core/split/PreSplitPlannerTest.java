@@ -53,4 +53,19 @@ class PreSplitPlannerTest {
     assertThat(plan.splitPoints()).containsExactly(k(10), k(20), k(30));
     assertThat(plan.placements()).hasSize(4).allSatisfy(p -> assertThat(p).hasSize(2));
   }
+
+  @Test
+  void missingReplicas_fillToTheReplicationFactorPreferringUnusedZones() {
+    List<NodeStats> ns = List.of(node("a1", "a", 0), node("a2", "a", 0), node("b1", "b", 0), node("c1", "c", 0));
+    assertThat(PreSplitPlanner.missingReplicas(List.of("a1"), ns, 3)).containsExactly("b1", "c1");
+    assertThat(PreSplitPlanner.missingReplicas(List.of("a1", "b1", "c1"), ns, 3)).isEmpty();
+    assertThat(PreSplitPlanner.missingReplicas(List.of("b1", "c1"), ns, 3)).containsExactly("a1");
+  }
+
+  @Test
+  void missingReplicas_withFewerNodesThanTheFactor_takeEveryNode() {
+    List<NodeStats> ns = nodes(0, "n1", "n2");
+    assertThat(PreSplitPlanner.missingReplicas(List.of("n1"), ns, 3)).containsExactly("n2");
+    assertThat(PreSplitPlanner.missingReplicas(List.of("n1", "n2"), ns, 3)).isEmpty();
+  }
 }

@@ -63,6 +63,11 @@ final class AdminOperations {
     return run(hold, m.rangeId(), OperatorKind.ADMIN_MOVE, OperatorPlanner.moveSteps(m, d, liveNodeIds()), m.why());
   }
 
+  /** Adds a replica of range {@code id} on {@code nodeId} (a span snapshot, then a voter). */
+  CompletableFuture<RangeDescriptor> addReplicaOp(OperatorQueue.Hold hold, long id, String nodeId, Explanation why) {
+    return run(hold, id, OperatorKind.ADMIN_MOVE, List.of(new OpStep.AddReplica(nodeId)), why);
+  }
+
   CompletableFuture<RangeDescriptor> transferOp(OperatorQueue.Hold hold, long id, String from, String to,
       Explanation why) {
     return run(hold, id, OperatorKind.ADMIN_MOVE, List.of(new OpStep.TransferLeader(from, to)), why);

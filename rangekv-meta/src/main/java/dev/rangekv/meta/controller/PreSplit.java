@@ -27,9 +27,12 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Admin pre-split: splits at the given keys (or uniform points of the 8-byte prefix space, {@link
- * KeyCodec#uniformSplitPoints}) by bisection, splits of different ranges in parallel (each reported and
- * logged), then optionally scatters the
+ * Admin pre-split: first adds replicas to the ranges to split until each has the replication factor
+ * (on a cluster just started, the first range has one replica until the controller's repair reaches
+ * it, and every child of a split is born on its parent's replicas: split first, and a thousand children
+ * each waited for two replica copies), then splits at the given keys (or uniform points of the 8-byte
+ * prefix space, {@link KeyCodec#uniformSplitPoints}) by bisection, splits of different ranges in
+ * parallel (each reported and logged), then optionally scatters the
  * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
  * on its planned nodes, and leadership moved to the first of them when the current leader is known.
  * All ranges involved stay held until the end, so no tick merges the new empty ranges meanwhile; the
@@ -78,10 +81,12 @@ final class PreSplit {
     points.forEach(p -> containing.add(meta.view().lookup(p).rangeId()));
     OperatorQueue.Hold lease = ops.reserve(List.copyOf(containing), "admin presplit");
     Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
-    CompletableFuture<?> chain = new Bisection(points, lease, why).splitAll(0, points.size());
+    Limiter limiter = new Limiter();
+    CompletableFuture<?> chain = fullReplicas(lease, List.copyOf(containing), live)
+        .thenCompose(v -> new Bisection(points, lease, why, limiter).splitAll(0, points.size()));
     AtomicInteger moves = new AtomicInteger();
     if (plan.isPresent()) {
-      chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves));
+      chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves, limiter));
     }
     CompletableFuture<List<RangeDescriptor>> done = chain.thenCompose(v -> {
       List<RangeDescriptor> result = held(lease);
@@ -106,13 +111,13 @@ final class PreSplit {
     private final List<Key> points;
     private final OperatorQueue.Hold lease;
     private final Explanation why;
-    private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
-    private int inFlight;
+    private final Limiter limiter;
 
-    Bisection(List<Key> points, OperatorQueue.Hold lease, Explanation why) {
+    Bisection(List<Key> points, OperatorQueue.Hold lease, Explanation why, Limiter limiter) {
       this.points = points;
       this.lease = lease;
       this.why = why;
+      this.limiter = limiter;
     }
 
     /** Splits at points[from, to), which all lie in one range once the splits around them are done. */
@@ -121,7 +126,7 @@ final class PreSplit {
         return CompletableFuture.completedFuture(null);
       }
       int mid = (from + to) >>> 1;
-      return limited(() -> splitAt(points.get(mid)))
+      return limiter.limited(() -> splitAt(points.get(mid)))
           .thenCompose(v -> CompletableFuture.allOf(splitAll(from, mid), splitAll(mid + 1, to)));
     }
 
@@ -132,9 +137,18 @@ final class PreSplit {
       }
       return ops.splitOp(lease, d.rangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
     }
+  }
+
+  /**
+   * At most {@link #PARALLEL_SPLITS} operators of one pre-split in flight at once, each on a different
+   * range; the rest wait in arrival order.
+   */
+  private static final class Limiter {
+    private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+    private int inFlight;
 
     /** Runs {@code call} once fewer than PARALLEL_SPLITS calls are in flight (in arrival order). */
-    private CompletableFuture<Void> limited(Supplier<CompletableFuture<?>> call) {
+    CompletableFuture<Void> limited(Supplier<CompletableFuture<?>> call) {
       CompletableFuture<Void> out = new CompletableFuture<>();
       Runnable start = () -> {
         CompletableFuture<?> f;
@@ -211,35 +225,66 @@ final class PreSplit {
     return out;
   }
 
-  private CompletableFuture<?> scatter(OperatorQueue.Hold lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves) {
-    CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
+  /**
+   * Adds replicas to each range in {@code ids} up to the replication factor on live nodes ({@link
+   * PreSplitPlanner#missingReplicas}), one add at a time per range, the ranges in parallel.
+   */
+  private CompletableFuture<Void> fullReplicas(OperatorQueue.Hold lease, List<Long> ids, List<NodeStats> live) {
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (long id : ids) {
+      List<String> current = meta.view().range(id).map(RangeDescriptor::replicas).orElse(List.of());
+      CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
+      for (String node : PreSplitPlanner.missingReplicas(current, live, config.replicationFactor())) {
+        Explanation why = Explanation.of("pre-split: every child starts with the replication factor")
+            .with("replicas", current.size()).build();
+        chain = chain.thenCompose(v -> ops.addReplicaOp(lease, id, node, why));
+      }
+      all.add(chain);
+    }
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * Moves each range's replicas and then its leadership to the plan's nodes: one range's steps in
+   * order, different ranges in parallel under {@code limiter} (one after another, a thousand leader
+   * transfers took minutes).
+   */
+  private CompletableFuture<?> scatter(OperatorQueue.Hold lease, List<Key> points, PreSplitPlan plan, AtomicInteger moves,
+      Limiter limiter) {
+    List<CompletableFuture<?>> all = new ArrayList<>();
     for (RangeDescriptor d : held(lease)) {
       Key start = d.start();
       int span = (int) points.stream().filter(p -> p.compareTo(start) <= 0).count();
       List<String> wanted = plan.placements().get(span);
-      List<String> current = d.replicas();
-      List<String> from = new ArrayList<>(current);
-      from.removeAll(wanted);
-      List<String> to = new ArrayList<>(wanted);
-      to.removeAll(current);
-      long id = d.rangeId();
-      for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
-        Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
-        chain = chain.thenCompose(v -> {
-          moves.incrementAndGet();
-          return ops.moveOp(lease, m);
-        });
-      }
+      all.add(limiter.limited(() -> scatterOne(lease, d, span, wanted, moves)));
+    }
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  private CompletableFuture<?> scatterOne(OperatorQueue.Hold lease, RangeDescriptor d, int span, List<String> wanted,
+      AtomicInteger moves) {
+    List<String> current = d.replicas();
+    List<String> from = new ArrayList<>(current);
+    from.removeAll(wanted);
+    List<String> to = new ArrayList<>(wanted);
+    to.removeAll(current);
+    long id = d.rangeId();
+    CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
+    for (int i = 0; i < Math.min(from.size(), to.size()); i++) {
+      Move m = Move.of(id, from.get(i), to.get(i), Explanation.of("pre-split scatter").with("span", span).build());
       chain = chain.thenCompose(v -> {
-        String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
-        String first = wanted.get(0);
-        List<String> now = meta.view().range(id).map(RangeDescriptor::replicas).orElse(List.of());
-        if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
-          return CompletableFuture.completedFuture(null);
-        }
-        return ops.transferOp(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
+        moves.incrementAndGet();
+        return ops.moveOp(lease, m);
       });
     }
-    return chain;
+    return chain.thenCompose(v -> {
+      String leader = stats.leaderReport(id).map(StatsBook.LeaderReport::nodeId).orElse("");
+      String first = wanted.get(0);
+      List<String> now = meta.view().range(id).map(RangeDescriptor::replicas).orElse(List.of());
+      if (leader.equals(first) || !now.contains(leader) || !now.contains(first)) {
+        return CompletableFuture.completedFuture(null);
+      }
+      return ops.transferOp(lease, id, leader, first, Explanation.of("pre-split scatter: leader").build());
+    });
   }
 }

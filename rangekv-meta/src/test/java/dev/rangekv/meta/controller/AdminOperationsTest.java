@@ -166,4 +166,26 @@ class AdminOperationsTest {
     assertThat(splits.subList(1, 7)).as("the halves' points split the two halves, not r1 alone")
         .anyMatch(s -> !s.startsWith("split r1 "));
   }
+
+  @Test
+  void presplit_ofARangeOnOneNode_addsItsReplicasFirst_soEveryChildIsBornWithThree() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(), List.of("n1"));
+    Harness h = new Harness(c).start();
+    h.heartbeatAll();
+    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
+    for (int i = 1; i <= 7; i++) {
+      req.addSplitKeys(ProtoValues.bytes(k(i * 100)));
+    }
+
+    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+
+    assertThat(r.getRangesList()).hasSize(8)
+        .allSatisfy(d -> assertThat(d.getReplicasList()).hasSize(3));
+    h.assertMapMatchesCluster();
+    List<String> changes = c.calls().stream().filter(s -> s.startsWith("add") || s.startsWith("split")).toList();
+    assertThat(changes.subList(0, 2)).as("the range to split gets its replicas before the first split")
+        .containsExactlyInAnyOrder("add r1 n2", "add r1 n3");
+    assertThat(changes.stream().filter(s -> s.startsWith("add"))).as("no child needs a replica added").hasSize(2);
+  }
 }

@@ -140,7 +140,7 @@ public final class DormancyTicker {
     RangeDescriptor d = replica.descriptor().get();
     RangeActivity activity = new RangeActivity(Math.max(since, waker.lastRequestMillis(rangeId)),
         d.replicas().size(), caughtUp(division, d.replicas().size() - 1), replica.isFrozen(),
-        inFlight(rangeId, division), true);
+        inFlight(rangeId, division), true, waker.requested(rangeId));
     if (policy.decide(activity, now).sleep()) {
       sleep(rangeId, d);
     }

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -62,6 +63,8 @@ public final class RangeWaker {
   private final ScheduledExecutorService groupThread;
   private final LongSupplier clockMillis;
   private final Map<Long, Long> lastRequest = new ConcurrentHashMap<>();
+  /** Ranges a client request reached here (a wake for a split or a step is not one). */
+  private final Set<Long> requested = ConcurrentHashMap.newKeySet();
   private final Map<Long, CompletableFuture<Void>> waking = new ConcurrentHashMap<>();
 
   /** Everything a waker needs of its node. */
@@ -88,6 +91,7 @@ public final class RangeWaker {
    */
   public CompletableFuture<Void> awake(long rangeId) {
     lastRequest.put(rangeId, clockMillis.getAsLong());
+    requested.add(rangeId);
     if (directory.replica(rangeId).isPresent() || DormancyRecord.dormantAt(store, rangeId).isEmpty()) {
       return AWAKE;
     }
@@ -97,6 +101,14 @@ public final class RangeWaker {
   /** When this node last saw a request for {@code rangeId} or woke it; 0 when never. */
   public long lastRequestMillis(long rangeId) {
     return lastRequest.getOrDefault(rangeId, 0L);
+  }
+
+  /**
+   * Whether a client request for {@code rangeId} reached this node since it started: a split's new child
+   * or a range after a restart has none, and idles only the policy's fresh period.
+   */
+  public boolean requested(long rangeId) {
+    return requested.contains(rangeId);
   }
 
   /** True while a wake of {@code rangeId} started here has not found a leader. */

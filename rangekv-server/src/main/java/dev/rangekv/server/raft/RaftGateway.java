@@ -7,6 +7,7 @@ import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.server.consensus.ConsensusException;
+import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
 import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.RangeKvException;
@@ -75,7 +76,33 @@ public final class RaftGateway {
    * may be a refusal. Fails with a {@link RangeKvException} when the proposal did not complete.
    */
   public CompletableFuture<CommandResult> propose(long rangeId, RangeCommand cmd) {
-    return typed(rangeId, consensus.propose(rangeId, cmd));
+    if (!cmd.hasWrites()) {
+      return typed(rangeId, consensus.propose(rangeId, cmd));
+    }
+    // client writes: should this leader step down before they apply, it hands them over (HandOver)
+    long term = consensus.status(rangeId).map(GroupStatus::currentTerm).orElse(-1L);
+    return consensus.propose(rangeId, cmd).handle((result, error) -> {
+      if (error == null) {
+        return CompletableFuture.completedFuture(result);
+      }
+      Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Optional<RangeReplica> replica = directory.replica(rangeId);
+      if (term < 0 || replica.isEmpty() || !(e instanceof ConsensusException ce)
+          || ce.kind() != ConsensusException.Kind.NOT_LEADER || ce.definitelyNotApplied()) {
+        return CompletableFuture.<CommandResult>failedFuture(new RangeKvException(failure(error, rangeId)));
+      }
+      return HandOver.settle(replica.get(), term, cmd.getWrites()).thenApply(outcome -> {
+        if (outcome instanceof HandOver.Outcome.Applied a) {
+          return a.result();
+        }
+        throw new RangeKvException(outcome instanceof HandOver.Outcome.NotApplied
+            ? notLeader(rangeId, currentLeader(rangeId), true) : failure(error, rangeId));
+      });
+    }).thenCompose(f -> f);
+  }
+
+  private String currentLeader(long rangeId) {
+    return consensus.leadership(rangeId).map(Leadership::leaderId).orElse("");
   }
 
   /** A linearizable read: the engine confirms leadership (lease or read index) before the query runs. */

@@ -8,6 +8,7 @@ import dev.rangekv.proto.WriteId;
 import dev.rangekv.proto.replica.CommandResult;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
+import dev.rangekv.storage.NodeStore;
 import java.util.Optional;
 
 /**
@@ -82,6 +83,16 @@ public final class DedupeTable {
       return Optional.of(CommandResult.newBuilder().setError(error).build());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The result recorded for {@code id} in {@code rangeId}'s applied state, outside any entry: what a
+   * leader that stepped down reads to answer a write it had proposed. Empty when none is recorded (not
+   * applied, or forgotten below the floor).
+   */
+  static Optional<CommandResult> recorded(NodeStore store, long rangeId, WriteId id) {
+    return store.localGet(rangeId, clientPart(id.getClientId()) + "/" + idHex(id.getRequestId()))
+        .map(DedupeTable::parse);
   }
 
   /**

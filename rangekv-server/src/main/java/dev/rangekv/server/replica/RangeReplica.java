@@ -60,6 +60,11 @@ public final class RangeReplica {
    * it are already in the store: an apply of one that the log still held is skipped.
    */
   private volatile LogPoint installed;
+  /** The highest term of an entry applied here since start (0: none). */
+  private volatile long lastAppliedTerm;
+  /** Waiters of {@link #appliedPast}, by the term they wait past. */
+  private final java.util.concurrent.ConcurrentSkipListMap<Long, CompletableFuture<Void>> pastTerm =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
   /** The engine's applied index of this replica (entries it applied and entries it only noted); -1: none. */
   private volatile long appliedIndex = -1;
   /** The term of a log entry the engine's log holds, when it holds it (see {@link #logTermAt}). */
@@ -127,6 +132,38 @@ public final class RangeReplica {
   /** The engine's applied index moved to {@code index} (an entry applied here, or one it applied itself). */
   public void appliedTo(long index) {
     appliedIndex = index;
+    if (!pastTerm.isEmpty()) {
+      logTermAt(index).ifPresent(this::appliedTerm); // a new leader's first entry, which no apply sees
+    }
+  }
+
+  /**
+   * Completes once this replica applied an entry of a term after {@code term}: from then on, every
+   * entry of {@code term} or before is either applied here or gone for good (the new term's leader
+   * overwrote it), so a leader of {@code term} that stepped down can tell what became of its proposals.
+   */
+  public CompletableFuture<Void> appliedPast(long term) {
+    CompletableFuture<Void> f = pastTerm.computeIfAbsent(term, t -> new CompletableFuture<>());
+    appliedTerm(lastAppliedTerm); // it may have applied one already
+    return f;
+  }
+
+  /** The result recorded for a client write applied here (its dedupe record); empty when there is none. */
+  public Optional<CommandResult> recordedWrite(dev.rangekv.proto.WriteId id) {
+    return DedupeTable.recorded(store, rangeId, id);
+  }
+
+  private void appliedTerm(long term) {
+    if (term > lastAppliedTerm) {
+      lastAppliedTerm = term;
+    }
+    java.util.Map<Long, CompletableFuture<Void>> done = pastTerm.headMap(term, false);
+    for (Long t : List.copyOf(done.keySet())) {
+      CompletableFuture<Void> f = pastTerm.remove(t);
+      if (f != null) {
+        f.complete(null);
+      }
+    }
   }
 
   /** The engine's applied index of this replica; empty before it applied or noted any entry. */
@@ -223,6 +260,7 @@ public final class RangeReplica {
       long start = System.nanoTime();
       CommandResult result = applyLocked(cmd, term, index);
       host.applied(System.nanoTime() - start);
+      appliedTerm(term);
       return result;
     }
   }
