@@ -80,8 +80,12 @@ public final class RaftGateway {
       return typed(rangeId, consensus.propose(rangeId, cmd));
     }
     // client writes: should this leader step down before they apply, it hands them over (HandOver)
-    long term = consensus.status(rangeId).map(GroupStatus::currentTerm).orElse(-1L);
-    return consensus.propose(rangeId, cmd).handle((result, error) -> {
+    long termBefore = currentTerm(rangeId);
+    CompletableFuture<CommandResult> proposed = consensus.propose(rangeId, cmd);
+    // the entry's term lies between the two reads; only when they agree is it known, and a hand-over
+    // keyed on a term older than the entry's could call a write that may still commit "not applied"
+    long term = currentTerm(rangeId) == termBefore ? termBefore : -1L;
+    return proposed.handle((result, error) -> {
       if (error == null) {
         return CompletableFuture.completedFuture(result);
       }
@@ -99,6 +103,10 @@ public final class RaftGateway {
             ? notLeader(rangeId, currentLeader(rangeId), true) : failure(error, rangeId));
       });
     }).thenCompose(f -> f);
+  }
+
+  private long currentTerm(long rangeId) {
+    return consensus.status(rangeId).map(GroupStatus::currentTerm).orElse(-1L);
   }
 
   private String currentLeader(long rangeId) {
