@@ -34,6 +34,8 @@ final class GroupLog implements RaftStore {
   private int appendedTerm;
   private volatile long durableIndex;
   private volatile int durableTerm;
+  /** The group's initial members' node ids (sent with a leader's requests to replicas being added). */
+  private volatile List<String> initialMembers = List.of();
 
   GroupLog(long rangeId, Stripe stripe) {
     this.rangeId = rangeId;
@@ -42,6 +44,10 @@ final class GroupLog implements RaftStore {
 
   long rangeId() {
     return rangeId;
+  }
+
+  List<String> initialMembers() {
+    return initialMembers;
   }
 
   long appendedIndex() {
@@ -73,6 +79,7 @@ final class GroupLog implements RaftStore {
   @Override
   public void persistAndFlushInitialGroupMembers(RaftGroupMembersView members) {
     put(LogKeys.of(LogKeys.INITIAL, rangeId), RaftCodec.members(members).toByteArray());
+    initialMembers = RaftCodec.ids(members.getMembers());
     flush();
   }
 
@@ -157,6 +164,7 @@ final class GroupLog implements RaftStore {
       RaftEndpointPersistentState endpointState = RaftCodec.MODEL.createRaftEndpointPersistentStateBuilder()
           .setLocalEndpoint(self).setVoting(endpoint[0] == 1).build();
       RaftGroupMembersView initialMembers = RaftCodec.membersView(Members.parseFrom(initial));
+      this.initialMembers = RaftCodec.ids(initialMembers.getMembers());
       byte[] term = db.get(LogKeys.of(LogKeys.TERM, rangeId));
       int t = 0;
       RaftEndpoint voted = null;

@@ -78,7 +78,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
    * @param stripes the number of stripe threads (fixed, whatever the number of ranges)
    * @param requestTimeout how long a proposal or read may take before it fails as timed out
    */
-  public record Config(String nodeId, Path logDir, EngineTuning tuning, int stripes, Duration requestTimeout) {}
+  public record Config(String nodeId, Path logDir, EngineTuning tuning, int stripes, Duration requestTimeout,
+      java.util.concurrent.Executor joinExecutor) {}
 
   /** What the engine needs of its node. */
   public interface Host {
@@ -104,6 +105,14 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private final List<Stripe> stripes = new ArrayList<>();
   private final Map<Long, Group> groups = new ConcurrentHashMap<>();
   private final Map<String, String> raftAddresses = new ConcurrentHashMap<>();
+  /**
+   * Ranges added here empty ({@link #createEmpty}), waiting for their leader's first request: it names the
+   * group's initial members, and the range's span is fetched from the leader before the group starts.
+   * The value is true once the fetch runs.
+   */
+  private final Map<Long, Boolean> joining = new ConcurrentHashMap<>();
+  /** Runs span fetches of joining ranges (never a stripe: a fetch takes as long as the span). */
+  private final java.util.concurrent.Executor joinExecutor;
   private final TransportService service;
   private final RaftConfig raftConfig;
 
@@ -116,6 +125,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       stripes.add(new Stripe(config.nodeId() + "-raft-stripe-" + s, db, !config.tuning().unsafeFlush(), streams));
     }
     this.service = new TransportService(this::receive);
+    this.joinExecutor = config.joinExecutor();
     EngineTuning t = config.tuning();
     long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
     this.raftConfig = RaftConfig.newBuilder()
@@ -201,12 +211,14 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   @Override
   public Set<Long> openRanges() {
-    return Set.copyOf(groups.keySet());
+    Set<Long> out = new java.util.HashSet<>(groups.keySet());
+    out.addAll(joining.keySet());
+    return out;
   }
 
   @Override
   public boolean isOpen(long rangeId) {
-    return groups.containsKey(rangeId);
+    return groups.containsKey(rangeId) || joining.containsKey(rangeId);
   }
 
   @Override
@@ -223,12 +235,43 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   @Override
   public synchronized void createEmpty(long rangeId) throws IOException {
-    throw new IOException("the multi-raft engine cannot yet add a replica to a running range (range " + rangeId
-        + "): a replica move needs the default engine for now");
+    if (!groups.containsKey(rangeId)) {
+      joining.putIfAbsent(rangeId, false);
+    }
+  }
+
+  /**
+   * A joining range's leader reached this node: fetch and install the range's span from it, then start
+   * the group with the initial members the leader named (MicroRaft replays the configuration changes
+   * from there). Entries up to the span's applied index are then skipped at apply: the store has them.
+   */
+  private void join(long rangeId, String leader, List<String> initialMembers) {
+    if (joining.replace(rangeId, false, true)) {
+      log.info("replica joins its range rangeId={} leader={} initialMembers={}", rangeId, leader, initialMembers);
+      RangeReplica fetcher = host.newReplica(rangeId);
+      fetcher.fetchSpan(leader).thenAcceptAsync(span -> {
+        fetcher.install(span);
+        synchronized (this) {
+          if (joining.remove(rangeId) != null && !groups.containsKey(rangeId)) {
+            Group g = newGroup(rangeId);
+            List<RaftEndpoint> endpoints = RaftCodec.endpoints(initialMembers);
+            start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints)
+                .build());
+          }
+        }
+      }, joinExecutor).whenComplete((v, e) -> {
+        if (e != null) {
+          log.warn("replica could not join its range, waiting for the next request rangeId={} error={}", rangeId,
+              e.toString());
+          joining.replace(rangeId, true, false);
+        }
+      });
+    }
   }
 
   @Override
   public synchronized void close(long rangeId) throws IOException {
+    joining.remove(rangeId);
     Group g = groups.remove(rangeId);
     if (g != null) {
       terminate(g);
@@ -250,6 +293,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   @Override
   public synchronized void destroy(long rangeId) throws IOException {
+    joining.remove(rangeId);
     Group g = groups.remove(rangeId);
     if (g != null) {
       terminate(g);
@@ -283,7 +327,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public Optional<Leadership> leadership(long rangeId) {
     Group g = groups.get(rangeId);
     if (g == null) {
-      return Optional.empty();
+      return joining.containsKey(rangeId) ? Optional.of(new Leadership(false, false, "")) : Optional.empty();
     }
     RaftTerm term = g.node.getTerm();
     String leader = term == null ? "" : NodeEndpoint.idOf(term.getLeaderEndpoint());
@@ -513,6 +557,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     for (RaftMsg m : envelope.getMessagesList()) {
       Group g = groups.get(m.getRangeId());
       if (g == null) {
+        if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
+          join(m.getRangeId(), m.getSender(), m.getInitialMembersList());
+        }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
       }
       byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m)});

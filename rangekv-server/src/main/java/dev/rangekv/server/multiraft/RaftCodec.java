@@ -146,9 +146,13 @@ final class RaftCodec {
 
   // ---- messages ----
 
-  static RaftMsg encode(RaftMessage m) {
+  /** {@code m} on the wire; a leader's requests carry {@code initialMembers} (see {@code multiraft.proto}). */
+  static RaftMsg encode(RaftMessage m, List<String> initialMembers) {
     RaftMsg.Builder b = RaftMsg.newBuilder().setRangeId((Long) m.getGroupId())
         .setSender(NodeEndpoint.idOf(m.getSender())).setTerm(m.getTerm());
+    if (m instanceof AppendEntriesRequest || m instanceof InstallSnapshotRequest) {
+      b.addAllInitialMembers(initialMembers);
+    }
     if (m instanceof AppendEntriesRequest r) {
       AppendRequest.Builder a = AppendRequest.newBuilder().setPrevTerm(r.getPreviousLogTerm())
           .setPrevIndex(r.getPreviousLogIndex()).setCommitIndex(r.getCommitIndex())

@@ -215,7 +215,7 @@ final class Stripe {
       List<RaftMsg> now = new ArrayList<>(e.getValue().size());
       for (Out o : e.getValue()) {
         if (o.message().getTerm() <= o.from().durableTerm()) {
-          now.add(RaftCodec.encode(o.message()));
+          now.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
         } else {
           outbox.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).add(o);
         }
@@ -234,7 +234,7 @@ final class Stripe {
     for (Map.Entry<String, List<Out>> e : box.entrySet()) {
       List<RaftMsg> out = new ArrayList<>(e.getValue().size());
       for (Out o : e.getValue()) {
-        out.add(RaftCodec.encode(o.message()));
+        out.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
       }
       deliver(e.getKey(), out);
     }

@@ -281,7 +281,7 @@ public final class RangeKvNode implements AutoCloseable {
   /** The multi-raft engine for this node's range groups, its log database under {@code multiraft-log/}. */
   private MultiRaftEngine startMultiRaft() {
     return MultiRaftEngine.start(new MultiRaftEngine.Config(config.nodeId(), config.dataDir().resolve("multiraft-log"),
-        config.tuning().engine(), MULTIRAFT_STRIPES, Duration.ofSeconds(10)), new MultiRaftEngine.Host() {
+        config.tuning().engine(), MULTIRAFT_STRIPES, Duration.ofSeconds(10), executors.moves()), new MultiRaftEngine.Host() {
           @Override
           public Iterable<Long> ranges() {
             return store.allRangeStates().stream().map(RangeLocalState::rangeId).toList();
