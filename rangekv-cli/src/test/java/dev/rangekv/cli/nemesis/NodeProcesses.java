@@ -33,12 +33,19 @@ final class NodeProcesses implements AutoCloseable {
   private final Map<String, Path> currentLog = new ConcurrentHashMap<>();
   private final Set<String> paused = ConcurrentHashMap.newKeySet();
   private final List<String> settings;
+  /** Further {@code rangekv start} options of every node (e.g. {@code --engine multiraft}). */
+  private final List<String> options;
   private int starts;
   private boolean closed;
 
   NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings) throws IOException {
+    this(dataRoot, logs, n, settings, List.of());
+  }
+
+  NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings, List<String> options) throws IOException {
     this.logs = logs;
     this.settings = List.copyOf(settings);
+    this.options = List.copyOf(options);
     Files.createDirectories(logs);
     for (int i = 1; i <= n; i++) {
       String id = "n" + i;
@@ -73,6 +80,7 @@ final class NodeProcesses implements AutoCloseable {
     if (!join.isEmpty()) {
       args.addAll(List.of("--join", String.join(",", join)));
     }
+    args.addAll(options);
     Path log = logs.resolve(id + "-" + (++starts) + ".log");
     currentLog.put(id, log);
     // the JVM options of process.CliProcess: C1 only, a test node lives minutes
