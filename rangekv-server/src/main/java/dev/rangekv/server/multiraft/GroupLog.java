@@ -62,10 +62,14 @@ final class GroupLog implements RaftStore {
     return durableTerm;
   }
 
-  /** Called after a synced write that holds everything this log has written so far. */
-  void markDurable() {
-    durableIndex = appendedIndex;
-    durableTerm = appendedTerm;
+  int appendedTerm() {
+    return appendedTerm;
+  }
+
+  /** Called after a synced write that holds everything this log had written when it was handed over. */
+  void markDurable(long index, int term) {
+    durableIndex = index;
+    durableTerm = Math.max(durableTerm, term);
   }
 
   @Override
@@ -211,7 +215,7 @@ final class GroupLog implements RaftStore {
       appendedIndex = last[0];
       appendedTerm = Math.max(t, entries.isEmpty() ? (snapshot == null ? 0 : snapshot.getTerm())
           : entries.get(entries.size() - 1).getTerm());
-      markDurable();
+      markDurable(appendedIndex, appendedTerm);
       return Optional.of(new RestoredRaftState(endpointState, initialMembers, termState, snapshot, entries));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("corrupt Raft log of range " + rangeId, e);

@@ -499,9 +499,14 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   }
 
   private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {
-    log.info("range membership step rangeId={} node={} mode={}", g.rangeId, node, mode);
+    long start = System.nanoTime();
     return g.node.changeMembership(new NodeEndpoint(node), mode, expectedIndex)
-        .thenApply(o -> o.getResult().getLogIndex());
+        .thenApply(o -> {
+          // the time from a promotion's start to the removal's commit is the four-voter window (README)
+          log.info("range membership step committed rangeId={} node={} mode={} millis={} voters={}", g.rangeId, node,
+              mode, (System.nanoTime() - start) / 1_000_000, RaftCodec.ids(o.getResult().getVotingMembers()));
+          return o.getResult().getLogIndex();
+        });
   }
 
   /** Completes once the learner {@code node} matched the leader's commit index (polled from reports). */

@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One thread of the node-wide runtime, driving every range group pinned to it. A cycle runs the due
  * timers and the queued tasks (incoming envelopes, proposals, MicroRaft's own tasks); every group's
- * appends and term/vote changes of the cycle go into one {@link LogBatch}; the cycle ends with one
- * synced write of it, and only then are the cycle's messages released, one envelope per peer node.
+ * appends and term/vote changes go into one {@link LogBatch}; the batch is handed to the stripe's
+ * syncer thread for one synced write, and only once that write returned are the messages of the cycles
+ * it covers released, one envelope per peer node. While a write is in flight the stripe keeps running
+ * tasks into the next batch, which the syncer writes as soon as the previous one is done (group commit).
  * Pipelined: a leader's append requests leave before that sync (Raft allows a leader to send before its
  * own write) when their term is already durable, and MicroRaft's flush task, after which a leader counts
  * its own log towards a commit, is held until the next cycle, so the leader counts synced entries only.
@@ -46,6 +48,10 @@ final class Stripe {
 
   private record Out(GroupLog from, RaftMessage message) {}
 
+  /** What one synced write covers: its batch, how far each group's log and term reach in it, what waits for it. */
+  private record Cycle(LogBatch batch, Map<GroupLog, long[]> marks, Map<String, List<Out>> outbox,
+      List<Deferred> deferred) {}
+
   private final Thread thread;
   private final LogDb db;
   private final boolean syncWrites;
@@ -53,11 +59,20 @@ final class Stripe {
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>(
       (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
-  private final LogBatch batch;
+  private LogBatch batch;
+  private final List<LogBatch> spare = new ArrayList<>();
   private final Set<GroupLog> touched = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final Map<String, List<Out>> outbox = new HashMap<>();
+  private Map<String, List<Out>> outbox = new HashMap<>();
   private final Map<String, List<Out>> early = new HashMap<>();
+  /** Tasks to run after the sync of the batch being filled now. */
+  private List<Deferred> afterSync = new ArrayList<>();
+  /** Tasks whose sync completed: they run first in the next cycle. */
   private List<Deferred> nextCycle = new ArrayList<>();
+  /** The cycle whose write is in flight on the syncer; null when none. */
+  private Cycle inFlight;
+  private final Thread syncer;
+  private final java.util.concurrent.BlockingQueue<Cycle> toSync = new java.util.concurrent.LinkedBlockingQueue<>();
+  private volatile boolean failed;
   private volatile boolean running = true;
   private volatile boolean parked;
   private long timerSeq;
@@ -74,18 +89,46 @@ final class Stripe {
     this.batch = db.newBatch();
     this.thread = new Thread(this::loop, name);
     this.thread.setDaemon(true);
+    this.syncer = new Thread(this::syncLoop, name + "-sync");
+    this.syncer.setDaemon(true);
   }
 
   void start() {
+    syncer.start();
     thread.start();
   }
 
-  /** Stops after the current cycle (whose batch is written); waits for the thread to end. */
+  /** Stops after the current cycle (its batch and the one in flight are written); waits for the threads. */
   void stop() throws InterruptedException {
     running = false;
     LockSupport.unpark(thread);
     thread.join(TimeUnit.SECONDS.toMillis(10));
+    syncer.interrupt();
+    syncer.join(TimeUnit.SECONDS.toMillis(10));
     batch.close();
+    spare.forEach(LogBatch::close);
+  }
+
+  /** The syncer: one synced write per handed-over cycle, then the stripe completes it on its own thread. */
+  private void syncLoop() {
+    while (true) {
+      Cycle c;
+      try {
+        c = toSync.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        db.write(c.batch(), syncWrites);
+      } catch (RuntimeException e) {
+        // a failed write leaves the groups' durable state unknown: nothing that depends on it may leave
+        failed = true;
+        log.error("Raft log write failed, the stripe stops releasing messages thread={}", thread.getName(), e);
+        return;
+      }
+      syncs.incrementAndGet();
+      submit(() -> completed(c));
+    }
   }
 
   boolean onStripe() {
@@ -114,9 +157,9 @@ final class Stripe {
    */
   void afterThisCycle(GroupLog log, Runnable task) {
     if (onStripe()) {
-      nextCycle.add(new Deferred(log, task));
+      afterSync.add(new Deferred(log, task));
     } else {
-      submit(() -> nextCycle.add(new Deferred(log, task)));
+      submit(() -> afterSync.add(new Deferred(log, task)));
     }
   }
 
@@ -144,21 +187,31 @@ final class Stripe {
         run(task);
         n++;
       }
-      try {
-        endCycle();
-      } catch (RuntimeException e) {
-        // a log write that failed leaves the groups' durable state unknown: this stripe stops serving
-        log.error("Raft log cycle write failed, stripe stops thread={}", thread.getName(), e);
-        return;
-      }
+      endCycle();
       if (tasks.isEmpty() && nextCycle.isEmpty()) {
         park();
       }
     }
-    try {
-      endCycle();
-    } catch (RuntimeException e) {
-      log.warn("last Raft log cycle write failed thread={}", thread.getName(), e);
+    lastWrite();
+  }
+
+  /** At stop: waits for the write in flight, then writes what the batch holds (a clean stop loses nothing). */
+  private void lastWrite() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (inFlight != null && !failed && System.nanoTime() < deadline) {
+      Runnable task = tasks.poll();
+      if (task != null) {
+        run(task);
+      } else {
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+      }
+    }
+    if (inFlight == null && !failed && batch.count() > 0) {
+      try {
+        db.write(batch, syncWrites);
+      } catch (RuntimeException e) {
+        log.warn("last Raft log write failed thread={}", thread.getName(), e);
+      }
     }
   }
 
@@ -191,16 +244,34 @@ final class Stripe {
   private void endCycle() {
     cycles.incrementAndGet();
     releaseEarly();
-    if (batch.count() > 0) {
-      db.write(batch, syncWrites);
-      batch.clear();
-      syncs.incrementAndGet();
+    if (inFlight != null || failed) {
+      return; // the next batch goes when the write in flight returns
     }
+    if (batch.count() == 0 && touched.isEmpty() && afterSync.isEmpty()) {
+      release(outbox); // nothing written since the last sync: what waits depends on synced state only
+      return;
+    }
+    Map<GroupLog, long[]> marks = new IdentityHashMap<>();
     for (GroupLog g : touched) {
-      g.markDurable();
+      marks.put(g, new long[] {g.appendedIndex(), g.appendedTerm()});
     }
     touched.clear();
-    release(outbox);
+    Cycle c = new Cycle(batch, marks, outbox, afterSync);
+    batch = spare.isEmpty() ? db.newBatch() : spare.remove(spare.size() - 1);
+    outbox = new HashMap<>();
+    afterSync = new ArrayList<>();
+    inFlight = c;
+    toSync.add(c);
+  }
+
+  /** A cycle's write returned: its groups' appends are durable, its messages leave, its deferred tasks run next. */
+  private void completed(Cycle c) {
+    c.marks().forEach((g, m) -> g.markDurable(m[0], (int) m[1]));
+    release(c.outbox());
+    nextCycle.addAll(c.deferred());
+    c.batch().clear();
+    spare.add(c.batch());
+    inFlight = null;
   }
 
   /**
