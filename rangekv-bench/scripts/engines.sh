@@ -6,7 +6,7 @@
 #
 #   engines.sh [RANGES...]        default: 1 8 64
 #
-# Environment: WARMUP (default 45s), DURATION (15s), THREADS (32), KEYS (20000), and three-nodes.sh's
+# Environment: WARMUP (default 30s), DURATION (15s), THREADS (32), KEYS (20000), and three-nodes.sh's
 # RKV_DIR, RKV_PORT, RKV_JAR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,7 +33,7 @@ run() { # engine ranges
   java -jar "$JAR" nodes --cluster "$ADDRS" --insecure | tail -5
   echo "load before the workload: $(cut -d' ' -f1-3 /proc/loadavg)"
   java -jar "$JAR" workload run kv --phases update --load "$KEYS" --threads "${THREADS:-32}" \
-    --warmup "${WARMUP:-45s}" --duration "${DURATION:-15s}" --value-bytes 100 --seed 1 --cluster "$ADDRS" --insecure \
+    --warmup "${WARMUP:-30s}" --duration "${DURATION:-15s}" --value-bytes 100 --seed 1 --cluster "$ADDRS" --insecure \
     | grep -v '^update  '
   echo "load after the workload: $(cut -d' ' -f1-3 /proc/loadavg)"
   $SCRIPT stop
