@@ -196,9 +196,15 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     start(g, builder(g).setRestoredState(restored.get()).build());
   }
 
-  private void openFresh(long rangeId, List<Member> members) {
-    remember(members);
+  private void openFresh(long rangeId, List<Member> members) throws IOException {
     Group g = newGroup(rangeId);
+    if (g.machine.replica().appliedIndex().isPresent() || g.machine.replica().load().map(p -> p.index() > 0).orElse(false)) {
+      // a fresh log numbers entries from 1 again: over a store that applied entries already (a data
+      // directory of the other engine, say) they would be taken as applied and skipped
+      throw new IOException("range " + rangeId + " has applied entries in its store but no Raft log here:"
+          + " refused (was this data directory written by the other engine?)");
+    }
+    remember(members);
     List<RaftEndpoint> endpoints = new ArrayList<>();
     members.forEach(m -> endpoints.add(new NodeEndpoint(m.nodeId())));
     start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints).build());
