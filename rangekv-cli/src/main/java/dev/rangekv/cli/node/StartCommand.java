@@ -96,6 +96,12 @@ public final class StartCommand implements Callable<Integer> {
           + " across ranges, for CPU-bound nodes leading many busy ranges); 0 = no bound (default: ${DEFAULT-VALUE})")
   int nodeEntriesInFlight;
 
+  @Option(names = "--engine", defaultValue = "ratis", paramLabel = "ratis|multiraft",
+      description = "EXPERIMENTAL, temporary: the consensus engine of this node's ranges: ratis, or the node-wide"
+          + " multi-raft engine (the meta range stays on ratis; replica moves are not supported on it yet);"
+          + " every node of a cluster must use the same (default: ${DEFAULT-VALUE})")
+  String engine;
+
   @Option(names = "--certs-dir", paramLabel = "DIR", defaultValue = "${env:RANGEKV_CERTS_DIR}",
       description = "serve mutual TLS with DIR/ca.crt, DIR/node.crt and DIR/node.key (rangekv cert);"
           + " default: $RANGEKV_CERTS_DIR")
@@ -120,6 +126,12 @@ public final class StartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try {
+      System.setProperty(dev.rangekv.server.node.EngineChoice.PROPERTY,
+          dev.rangekv.server.node.EngineChoice.parse(engine).name().toLowerCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw usage("--engine: " + e.getMessage());
+    }
     NodeConfig config = nodeConfig();
     if (config.tls().isEmpty()) {
       log.warn("insecure node: every port (client {}, raft {}, http) is plaintext and serves anyone who reaches it"

@@ -36,8 +36,15 @@ final class NodeProcesses implements AutoCloseable {
   private final List<String> settings;
   private final java.util.Optional<NetNamespaces> net;
   private final java.util.function.Function<String, List<String>> jvmOptions;
+  /** Further {@code rangekv start} options of every node (e.g. {@code --engine multiraft}). */
+  private final List<String> options;
   private int starts;
   private boolean closed;
+
+  /** Nodes n1..nN on loopback with {@code --set} {@code settings} and further start {@code options}. */
+  NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings, List<String> options) throws IOException {
+    this(dataRoot, logs, ids(n), settings, java.util.Optional.empty(), id -> List.of(), options);
+  }
 
   /**
    * Nodes {@code ids} with {@code --set} {@code settings}, in namespaces of {@code net} if given, each JVM
@@ -46,10 +53,17 @@ final class NodeProcesses implements AutoCloseable {
   NodeProcesses(Path dataRoot, Path logs, List<String> ids, List<String> settings,
       java.util.Optional<NetNamespaces> net, java.util.function.Function<String, List<String>> jvmOptions)
       throws IOException {
+    this(dataRoot, logs, ids, settings, net, jvmOptions, List.of());
+  }
+
+  private NodeProcesses(Path dataRoot, Path logs, List<String> ids, List<String> settings,
+      java.util.Optional<NetNamespaces> net, java.util.function.Function<String, List<String>> jvmOptions,
+      List<String> options) throws IOException {
     this.logs = logs;
     this.settings = List.copyOf(settings);
     this.net = net;
     this.jvmOptions = jvmOptions;
+    this.options = List.copyOf(options);
     Files.createDirectories(logs);
     for (String id : ids) {
       // in a namespace of its own a node has its own address, so fixed ports cannot clash
@@ -94,6 +108,7 @@ final class NodeProcesses implements AutoCloseable {
     if (!join.isEmpty()) {
       args.addAll(List.of("--join", String.join(",", join)));
     }
+    args.addAll(options);
     Path log = logs.resolve(id + "-" + (++starts) + ".log");
     currentLog.put(id, log);
     // the JVM options of process.CliProcess: C1 only, a test node lives minutes

@@ -109,4 +109,9 @@ public interface RangeConsensus {
    * first a became for each range this node leads now, then every later event, in order per range.
    */
   void addListener(GroupEvents listener);
+
+  /** This node's replica's current term of {@code rangeId}, read cheaply on every write. */
+  default OptionalLong currentTerm(long rangeId) {
+    return status(rangeId).map(s -> OptionalLong.of(s.currentTerm())).orElse(OptionalLong.empty());
+  }
 }

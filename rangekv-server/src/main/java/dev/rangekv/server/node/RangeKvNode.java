@@ -43,6 +43,7 @@ import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.server.replica.ReplicaDirectory;
+import dev.rangekv.server.multiraft.MultiRaftEngine;
 import dev.rangekv.server.ratis.RaftMetrics;
 import dev.rangekv.server.ratis.RatisEngine;
 import dev.rangekv.server.rpc.ClusterIdentityServiceImpl;
@@ -91,11 +92,15 @@ public final class RangeKvNode implements AutoCloseable {
   static final Duration DORMANCY_TICK = Duration.ofSeconds(1);
   /** How long a start waits for its Raft port to be free before it fails. */
   private static final Duration RAFT_PORT_WAIT = Duration.ofSeconds(10);
+  /** Stripe threads of the multi-raft engine: fixed, whatever the number of ranges. */
+  private static final int MULTIRAFT_STRIPES = 2;
 
   private final NodeConfig config;
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final RatisEngine engine;
+  /** Null unless {@link EngineChoice#MULTIRAFT}: then it runs the range groups (the meta range stays on Ratis). */
+  private final MultiRaftEngine multiRaft;
   private final RangeConsensus consensus;
   private final NodeExecutors executors;
   private final GroupReconciler reconciler;
@@ -169,7 +174,11 @@ public final class RangeKvNode implements AutoCloseable {
             }
           }, executors.moves());
       undo.onFailure(engine::close);
-      this.consensus = engine.ranges();
+      this.multiRaft = EngineChoice.current() == EngineChoice.MULTIRAFT ? startMultiRaft() : null;
+      if (multiRaft != null) {
+        undo.onFailure(multiRaft::close);
+      }
+      this.consensus = multiRaft != null ? multiRaft : engine.ranges();
       LeaderCount leaders = new LeaderCount();
       consensus.addListener(leaders);
       ScheduledExecutorService groupExecutor = executors.groups();
@@ -236,8 +245,7 @@ public final class RangeKvNode implements AutoCloseable {
           config.meta().labels()),
           consensus, directory, store, load);
       GrpcMetrics grpcMetrics = metrics == null ? null : new GrpcMetrics(metrics.registry());
-      this.grpcServer = NodeGrpcServer.start(config, tls, Optional.ofNullable(grpcMetrics), clusterId, health.grpc(),
-          executors.kv(), List.of(
+      List<io.grpc.ServerServiceDefinition> services = new java.util.ArrayList<>(List.of(
               new KvServiceImpl(gateway, proposals, limits, load, executors.kv(),
                   grpcMetrics == null ? (method, outcome, nanos) -> { } : grpcMetrics.streamCalls(), waker::awake,
                   new ReplicaListing(config.nodeId(), consensus, directory, store)).bindService(),
@@ -252,6 +260,11 @@ public final class RangeKvNode implements AutoCloseable {
                   : MetaRedirect.service(MetaNodeServiceGrpc.getServiceDescriptor(), () -> ""),
               new ClusterIdentityServiceImpl(clusterId, config.nodeId()).bindService(),
               new dev.rangekv.server.backup.BackupServiceImpl(store, directory, source, gateway, moveExecutor).bindService()));
+      if (multiRaft != null) {
+        services.add(multiRaft.service().bindService());
+      }
+      this.grpcServer = NodeGrpcServer.start(config, tls, Optional.ofNullable(grpcMetrics), clusterId, health.grpc(),
+          executors.kv(), services);
       undo.onFailure(grpcServer::shutdownNow);
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
@@ -274,6 +287,42 @@ public final class RangeKvNode implements AutoCloseable {
     }
     log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
         config.clientAddress(), http == null ? "" : http.address());
+  }
+
+  /** The multi-raft engine for this node's range groups, its log database under {@code multiraft-log/}. */
+  private MultiRaftEngine startMultiRaft() {
+    return MultiRaftEngine.start(new MultiRaftEngine.Config(config.nodeId(), config.dataDir().resolve("multiraft-log"),
+        config.tuning().engine(), MULTIRAFT_STRIPES, Duration.ofSeconds(10), executors.moves()), new MultiRaftEngine.Host() {
+          @Override
+          public Iterable<Long> ranges() {
+            return store.allRangeStates().stream().map(RangeLocalState::rangeId).toList();
+          }
+
+          @Override
+          public boolean dormant(long rangeId) {
+            return DormancyRecord.dormantAt(store, rangeId).isPresent();
+          }
+
+          @Override
+          public dev.rangekv.server.replica.RangeReplica newReplica(long rangeId) {
+            return directory.newReplica(rangeId);
+          }
+
+          @Override
+          public Optional<String> addressOf(String nodeId) {
+            if (directory.addressOf(nodeId).isEmpty()) {
+              // replica records name every peer with its client address; reading them teaches the directory
+              store.allRangeStates().forEach(s -> directory.replicaRecord(s.rangeId()));
+            }
+            String a = directory.addressOf(nodeId);
+            return a.isEmpty() ? Optional.empty() : Optional.of(a);
+          }
+
+          @Override
+          public io.grpc.Channel channel(String address) {
+            return channels.channel(address);
+          }
+        });
   }
 
   /** Whether this node can serve now (see {@link NodeHealth}). */
@@ -452,6 +501,9 @@ public final class RangeKvNode implements AutoCloseable {
     executors.shutdownNow();
     channels.close();
     try {
+      if (multiRaft != null) {
+        multiRaft.close();
+      }
       engine.close();
     } catch (IOException e) {
       throw new UncheckedIOException("closing the consensus engine of " + config.nodeId(), e);

@@ -7,7 +7,6 @@ import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.server.consensus.ConsensusException;
-import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
 import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.replica.RangeKvException;
@@ -106,7 +105,7 @@ public final class RaftGateway {
   }
 
   private long currentTerm(long rangeId) {
-    return consensus.status(rangeId).map(GroupStatus::currentTerm).orElse(-1L);
+    return consensus.currentTerm(rangeId).orElse(-1L);
   }
 
   private String currentLeader(long rangeId) {

@@ -160,6 +160,11 @@ public final class RatisRangeConsensus implements RangeConsensus {
   }
 
   @Override
+  public OptionalLong currentTerm(long rangeId) {
+    return division(rangeId).map(d -> OptionalLong.of(d.getInfo().getCurrentTerm())).orElse(OptionalLong.empty());
+  }
+
+  @Override
   public Optional<GroupStatus> status(long rangeId) {
     return division(rangeId).map(RatisRangeConsensus::status);
   }

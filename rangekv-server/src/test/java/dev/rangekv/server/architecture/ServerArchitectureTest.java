@@ -39,6 +39,11 @@ class ServerArchitectureTest {
           + " that another engine replaces without touching the operations");
 
   @ArchTest
+  static final ArchRule microRaftStaysInItsEngine = noClasses().that().resideOutsideOfPackage("dev.rangekv.server.multiraft..")
+      .should().dependOnClassesThat().resideInAPackage("io.microraft..")
+      .because("the experimental multi-raft engine is the other adapter behind the seam (docs/decisions/0013)");
+
+  @ArchTest
   static final ArchRule onlyTheNodeWiresTheAdapter = noClasses().that().resideOutsideOfPackages(
           "dev.rangekv.server.ratis..", "dev.rangekv.server.node..")
       .should().dependOnClassesThat().resideInAPackage("dev.rangekv.server.ratis..")

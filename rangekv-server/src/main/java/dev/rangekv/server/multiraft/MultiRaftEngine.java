@@ -1,0 +1,669 @@
+package dev.rangekv.server.multiraft;
+
+import dev.rangekv.proto.multiraft.Envelope;
+import dev.rangekv.proto.multiraft.RaftMsg;
+import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.QueryResult;
+import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.proto.replica.RangeQuery;
+import dev.rangekv.proto.RangeKvError;
+import dev.rangekv.server.consensus.ConsensusException;
+import dev.rangekv.server.consensus.ConsensusException.Kind;
+import dev.rangekv.server.consensus.EngineTuning;
+import dev.rangekv.server.consensus.GroupStatus;
+import dev.rangekv.server.consensus.Leadership;
+import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.RangeConsensus;
+import dev.rangekv.server.replica.RangeKvException;
+import dev.rangekv.server.replica.RangeReplica;
+import dev.rangekv.storage.raftlog.LogBatch;
+import dev.rangekv.storage.raftlog.LogDb;
+import io.grpc.BindableService;
+import io.grpc.Channel;
+import io.microraft.MembershipChangeMode;
+import io.microraft.Ordered;
+import io.microraft.QueryPolicy;
+import io.microraft.RaftConfig;
+import io.microraft.RaftEndpoint;
+import io.microraft.RaftNode;
+import io.microraft.RaftNodeStatus;
+import io.microraft.exception.CannotReplicateException;
+import io.microraft.exception.IndeterminateStateException;
+import io.microraft.exception.NotLeaderException;
+import io.microraft.exception.RaftException;
+import io.microraft.persistence.RestoredRaftState;
+import io.microraft.report.RaftGroupMembers;
+import io.microraft.report.RaftNodeReport;
+import io.microraft.report.RaftTerm;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node-wide multi-raft engine (experimental, beside the first adapter of the seam): every range group of this
+ * node is a MicroRaft node run by a small fixed set of {@link Stripe} threads; all groups' appends and
+ * term/vote changes of a stripe's cycle go into one synced write of the node's Raft log database
+ * ({@link LogDb}); every group's messages of a cycle go to each peer node in one envelope on one stream
+ * ({@link PeerStreams}, received by {@link #service()}). Proposals arrive already grouped per range by the
+ * node's proposal buffer. Restart restores each group from the log database and the range's store
+ * (its applied index is the snapshot). Thread-safe.
+ */
+public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MultiRaftEngine.class);
+  /** Raft entries a group may hold uncommitted; sizes MicroRaft's log ring with the snapshot interval. */
+  private static final int MAX_PENDING_ENTRIES = 1_000;
+
+  /**
+   * How to start the engine.
+   *
+   * @param logDir where the node's Raft log database lives
+   * @param stripes the number of stripe threads (fixed, whatever the number of ranges)
+   * @param requestTimeout how long a proposal or read may take before it fails as timed out
+   */
+  public record Config(String nodeId, Path logDir, EngineTuning tuning, int stripes, Duration requestTimeout,
+      java.util.concurrent.Executor joinExecutor) {}
+
+  /** What the engine needs of its node. */
+  public interface Host {
+    /** The ranges the node holds records of; a dormant one's group stays closed at start. */
+    Iterable<Long> ranges();
+
+    boolean dormant(long rangeId);
+
+    /** A new replica for a range group the engine opens. */
+    RangeReplica newReplica(long rangeId);
+
+    /** The client address of {@code nodeId}, where its engine's stream service listens. */
+    Optional<String> addressOf(String nodeId);
+
+    /** A channel to a peer's client address (the node's, with its TLS and cluster identity). */
+    Channel channel(String address);
+  }
+
+  private final Config config;
+  private final Host host;
+  private final LogDb db;
+  private final PeerStreams streams;
+  private final List<Stripe> stripes = new ArrayList<>();
+  private final Map<Long, Group> groups = new ConcurrentHashMap<>();
+  private final dev.rangekv.server.consensus.GroupEventHub events = new dev.rangekv.server.consensus.GroupEventHub();
+  private final Map<String, String> raftAddresses = new ConcurrentHashMap<>();
+  /**
+   * Ranges added here empty ({@link #createEmpty}), waiting for their leader's first request: it names the
+   * group's initial members, and the range's span is fetched from the leader before the group starts.
+   * The value is true once the fetch runs.
+   */
+  private final Map<Long, Boolean> joining = new ConcurrentHashMap<>();
+  /** Runs span fetches of joining ranges (never a stripe: a fetch takes as long as the span). */
+  private final java.util.concurrent.Executor joinExecutor;
+  private final TransportService service;
+  private final RaftConfig raftConfig;
+
+  private MultiRaftEngine(Config config, Host host, LogDb db) {
+    this.config = config;
+    this.host = host;
+    this.db = db;
+    this.streams = new PeerStreams(config.nodeId(), host::addressOf, host::channel);
+    for (int s = 0; s < config.stripes(); s++) {
+      stripes.add(new Stripe(config.nodeId() + "-raft-stripe-" + s, db, !config.tuning().unsafeFlush(), streams));
+    }
+    this.service = new TransportService(this::receive);
+    this.joinExecutor = config.joinExecutor();
+    EngineTuning t = config.tuning();
+    long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
+    this.raftConfig = RaftConfig.newBuilder()
+        .setLeaderElectionTimeoutMillis(Math.max(100, t.rpcTimeoutMin().toMillis()))
+        .setLeaderHeartbeatPeriodSecs(1)
+        .setLeaderHeartbeatTimeoutSecs(heartbeatTimeoutSecs)
+        .setCommitCountToTakeSnapshot((int) Math.min(Integer.MAX_VALUE, Math.max(100, t.snapshotThreshold())))
+        .setMaxPendingLogEntryCount(MAX_PENDING_ENTRIES)
+        .setRaftNodeReportPublishPeriodSecs(2)
+        .build();
+  }
+
+  /** Opens the log database, starts the stripes and reopens every non-dormant group it holds. */
+  public static MultiRaftEngine start(Config config, Host host) {
+    LogDb db = LogDb.open(config.logDir());
+    MultiRaftEngine engine = new MultiRaftEngine(config, host, db);
+    engine.stripes.forEach(Stripe::start);
+    engine.loadAddresses();
+    int opened = 0;
+    for (long rangeId : host.ranges()) {
+      if (!host.dormant(rangeId) && GroupLog.exists(db, rangeId)) {
+        engine.openRestored(rangeId);
+        opened++;
+      }
+    }
+    log.info("multi-raft engine started nodeId={} stripes={} groups={}", config.nodeId(), config.stripes(), opened);
+    return engine;
+  }
+
+  /** The stream service the node serves on its client port. */
+  public BindableService service() {
+    return service;
+  }
+
+  // ---- group lifecycle ----
+
+  private Stripe stripeOf(long rangeId) {
+    return stripes.get(Math.floorMod(Long.hashCode(rangeId * 0x9E3779B97F4A7C15L), stripes.size()));
+  }
+
+  private Group newGroup(long rangeId) {
+    Stripe stripe = stripeOf(rangeId);
+    GroupLog groupLog = new GroupLog(rangeId, stripe);
+    RangeReplica replica = host.newReplica(rangeId);
+    return new Group(rangeId, stripe, groupLog, new RangeMachine(replica, groupLog, config.nodeId()));
+  }
+
+  private RaftNode.RaftNodeBuilder builder(Group g) {
+    return RaftNode.newBuilder().setGroupId(g.rangeId).setConfig(raftConfig).setExecutor(new StripeExecutor(g.stripe, g.log)).setStore(g.log)
+        .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
+        .setRaftNodeReportListener(r -> {
+          g.report = r;
+          report(g.rangeId, r);
+        });
+  }
+
+  /** Passes a MicroRaft report on as the seam's events (the hub drops repeats). */
+  private void report(long rangeId, RaftNodeReport r) {
+    if (r.getRole() == io.microraft.RaftRole.LEADER) {
+      events.becameLeader(rangeId);
+    } else {
+      RaftTerm term = r.getTerm();
+      events.lostLeadership(rangeId, term == null || term.getLeaderEndpoint() == null ? ""
+          : NodeEndpoint.idOf(term.getLeaderEndpoint()));
+    }
+    if (r.getReason() == RaftNodeReport.RaftNodeReportReason.GROUP_MEMBERS_CHANGE) {
+      events.configurationApplied(rangeId, members(r.getEffectiveMembers().getVotingMembers()), List.of());
+    }
+  }
+
+  @Override
+  public void addListener(dev.rangekv.server.consensus.GroupEvents listener) {
+    events.add(listener);
+  }
+
+  @Override
+  public java.util.OptionalLong currentTerm(long rangeId) {
+    Group g = groups.get(rangeId);
+    RaftTerm term = g == null || g.node == null ? null : g.node.getTerm();
+    return term == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(term.getTerm());
+  }
+
+  private void start(Group g, RaftNode node) {
+    g.node = node;
+    g.machine.bind(() -> g.node);
+    groups.put(g.rangeId, g);
+    g.machine.replica().opened(index -> g.log.terms.termAt(index));
+    node.start();
+  }
+
+  private void openRestored(long rangeId) {
+    Group g = newGroup(rangeId);
+    Optional<RestoredRaftState> restored = g.log.restore(db);
+    if (restored.isEmpty()) {
+      throw new IllegalStateException("no Raft state stored for range " + rangeId);
+    }
+    start(g, builder(g).setRestoredState(restored.get()).build());
+  }
+
+  private void openFresh(long rangeId, List<Member> members) throws IOException {
+    Group g = newGroup(rangeId);
+    if (g.machine.replica().appliedIndex().isPresent() || g.machine.replica().load().map(p -> p.index() > 0).orElse(false)) {
+      // a fresh log numbers entries from 1 again: over a store that applied entries already (a data
+      // directory of the other engine, say) they would be taken as applied and skipped
+      throw new IOException("range " + rangeId + " has applied entries in its store but no Raft log here:"
+          + " refused (was this data directory written by the other engine?)");
+    }
+    remember(members);
+    List<RaftEndpoint> endpoints = new ArrayList<>();
+    members.forEach(m -> endpoints.add(new NodeEndpoint(m.nodeId())));
+    start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints).build());
+  }
+
+  @Override
+  public String selfId() {
+    return config.nodeId();
+  }
+
+  @Override
+  public Set<Long> openRanges() {
+    Set<Long> out = new java.util.HashSet<>(groups.keySet());
+    out.addAll(joining.keySet());
+    return out;
+  }
+
+  @Override
+  public boolean isOpen(long rangeId) {
+    return groups.containsKey(rangeId) || joining.containsKey(rangeId);
+  }
+
+  @Override
+  public synchronized boolean create(long rangeId, List<Member> members) throws IOException {
+    if (groups.containsKey(rangeId)) {
+      return false;
+    }
+    if (GroupLog.exists(db, rangeId)) {
+      throw new IOException("range " + rangeId + " has Raft state stored here from an earlier group");
+    }
+    openFresh(rangeId, members);
+    return true;
+  }
+
+  @Override
+  public synchronized void createEmpty(long rangeId) throws IOException {
+    if (!groups.containsKey(rangeId)) {
+      joining.putIfAbsent(rangeId, false);
+    }
+  }
+
+  /**
+   * A joining range's leader reached this node: fetch and install the range's span from it, then start
+   * the group with the initial members the leader named (MicroRaft replays the configuration changes
+   * from there). Entries up to the span's applied index are then skipped at apply: the store has them.
+   */
+  private void join(long rangeId, String leader, List<String> initialMembers) {
+    if (joining.replace(rangeId, false, true)) {
+      log.info("replica joins its range rangeId={} leader={} initialMembers={}", rangeId, leader, initialMembers);
+      RangeReplica fetcher = host.newReplica(rangeId);
+      fetcher.fetchSpan(leader).thenAcceptAsync(span -> {
+        fetcher.install(span);
+        synchronized (this) {
+          if (joining.remove(rangeId) != null && !groups.containsKey(rangeId)) {
+            Group g = newGroup(rangeId);
+            List<RaftEndpoint> endpoints = RaftCodec.endpoints(initialMembers);
+            start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints)
+                .build());
+          }
+        }
+      }, joinExecutor).whenComplete((v, e) -> {
+        if (e != null) {
+          log.warn("replica could not join its range, waiting for the next request rangeId={} error={}", rangeId,
+              e.toString());
+          joining.replace(rangeId, true, false);
+        }
+      });
+    }
+  }
+
+  @Override
+  public synchronized void close(long rangeId) throws IOException {
+    joining.remove(rangeId);
+    Group g = groups.remove(rangeId);
+    if (g != null) {
+      terminate(g);
+    }
+  }
+
+  @Override
+  public synchronized boolean reopen(long rangeId, List<Member> members) throws IOException {
+    if (groups.containsKey(rangeId)) {
+      return false;
+    }
+    if (GroupLog.exists(db, rangeId)) {
+      openRestored(rangeId);
+    } else {
+      openFresh(rangeId, members);
+    }
+    return true;
+  }
+
+  @Override
+  public synchronized void destroy(long rangeId) throws IOException {
+    joining.remove(rangeId);
+    Group g = groups.remove(rangeId);
+    if (g != null) {
+      terminate(g);
+    }
+    try (LogBatch batch = db.newBatch()) {
+      GroupLog.deleteAll(batch, rangeId);
+      db.write(batch, true);
+    }
+  }
+
+  /** Stops a group's node and waits until its stripe wrote everything it had (its storage is then final). */
+  private void terminate(Group g) throws IOException {
+    events.lostLeadership(g.rangeId, "");
+    try {
+      g.node.terminate().get(10, TimeUnit.SECONDS);
+      CompletableFuture<Void> drained = new CompletableFuture<>();
+      g.stripe.submit(() -> g.stripe.afterThisCycle(g.log, () -> drained.complete(null)));
+      drained.get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted closing range " + g.rangeId, e);
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("range group did not stop cleanly rangeId={} error={}", g.rangeId, e.toString());
+    } finally {
+      g.machine.replica().closed();
+    }
+  }
+
+  // ---- leadership and status ----
+
+  @Override
+  public Optional<Leadership> leadership(long rangeId) {
+    Group g = groups.get(rangeId);
+    if (g == null) {
+      return joining.containsKey(rangeId) ? Optional.of(new Leadership(false, false, "")) : Optional.empty();
+    }
+    RaftTerm term = g.node.getTerm();
+    String leader = term == null ? "" : NodeEndpoint.idOf(term.getLeaderEndpoint());
+    boolean leads = config.nodeId().equals(leader);
+    return Optional.of(new Leadership(leads, leads && g.machine.readyTerm() == term.getTerm(), leader));
+  }
+
+  @Override
+  public Optional<GroupStatus> status(long rangeId) {
+    Group g = groups.get(rangeId);
+    if (g == null) {
+      return Optional.empty();
+    }
+    Leadership l = leadership(rangeId).orElseThrow();
+    g.node.getReport().thenAccept(r -> g.report = r.getResult()); // fresher next time
+    RaftNodeReport r = g.report;
+    RaftTerm term = g.node.getTerm();
+    long applied = g.machine.replica().appliedIndex().orElse(0);
+    long commit = r == null ? applied : Math.max(applied, r.getLog().getCommitIndex());
+    List<Long> matches = new ArrayList<>();
+    Map<String, Long> silence = new HashMap<>();
+    Map<String, Long> commits = new HashMap<>();
+    if (l.leader() && r != null) {
+      long now = System.currentTimeMillis();
+      r.getLog().getFollowerMatchIndices().forEach((e, m) -> {
+        matches.add(m);
+        commits.put(NodeEndpoint.idOf(e), Math.min(m, commit));
+      });
+      r.getHeartbeatTimestamps().forEach((e, ts) -> silence.put(NodeEndpoint.idOf(e), Math.max(0, now - ts)));
+      commits.put(config.nodeId(), commit);
+    }
+    RaftGroupMembers members = g.node.getEffectiveMembers();
+    List<Member> voters = members(members.getVotingMembers());
+    boolean learners = members.getMembers().size() > members.getVotingMembers().size();
+    return Optional.of(new GroupStatus(l, !l.leader() && !l.leaderId().isEmpty(), term.getTerm(), applied, commit,
+        new GroupStatus.LogPosition(g.log.terms.lastTerm(), g.log.terms.lastIndex()), voters, List.of(), learners,
+        matches, silence, commits, RaftNodeStatus.isTerminal(g.node.getStatus())));
+  }
+
+  private List<Member> members(java.util.Collection<RaftEndpoint> endpoints) {
+    List<Member> out = new ArrayList<>(endpoints.size());
+    for (RaftEndpoint e : endpoints) {
+      String id = NodeEndpoint.idOf(e);
+      out.add(new Member(id, raftAddresses.getOrDefault(id, "")));
+    }
+    return out;
+  }
+
+  // ---- proposals and reads ----
+
+  @Override
+  public CompletableFuture<CommandResult> propose(long rangeId, RangeCommand cmd) {
+    Group g = groups.get(rangeId);
+    if (g == null) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NO_GROUP, "no group for range " + rangeId + " here", true));
+    }
+    Optional<ConsensusException> notLeader = notLeader(rangeId);
+    if (notLeader.isPresent()) {
+      return CompletableFuture.failedFuture(notLeader.get());
+    }
+    Optional<RangeKvError> refused = g.machine.replica().admitProposal(cmd);
+    if (refused.isPresent()) {
+      return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
+    }
+    CompletableFuture<Ordered<Object>> replicated = g.node.replicate(cmd);
+    return replicated.orTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .handle((o, e) -> {
+          if (e != null) {
+            throw mapped(e, "proposal");
+          }
+          return (CommandResult) o.getResult();
+        });
+  }
+
+  @Override
+  public CompletableFuture<QueryResult> read(long rangeId, RangeQuery query) {
+    Group g = groups.get(rangeId);
+    if (g == null) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NO_GROUP, "no group for range " + rangeId + " here", true));
+    }
+    CompletableFuture<Ordered<Object>> read = g.node.query(query, QueryPolicy.LINEARIZABLE, Optional.empty(),
+        Optional.empty());
+    return read.orTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .handle((o, e) -> {
+          if (e != null) {
+            throw mapped(e, "read");
+          }
+          return (QueryResult) o.getResult();
+        });
+  }
+
+  private Optional<ConsensusException> notLeader(long rangeId) {
+    Leadership l = leadership(rangeId).orElse(null);
+    if (l == null) {
+      return Optional.of(new ConsensusException(Kind.NO_GROUP, "no group for range " + rangeId + " here", true));
+    }
+    if (!l.leader()) {
+      return Optional.of(new ConsensusException(Kind.NOT_LEADER, "not the leader of range " + rangeId, l.leaderId(), true));
+    }
+    return Optional.empty();
+  }
+
+  /** A MicroRaft failure in the node's terms; whether the entry certainly did not commit is kept. */
+  private static RuntimeException mapped(Throwable failure, String what) {
+    Throwable c = failure;
+    while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+      c = c.getCause();
+    }
+    if (c instanceof RangeKvException || c instanceof ConsensusException) {
+      return (RuntimeException) c;
+    }
+    if (c instanceof NotLeaderException nl) {
+      return new ConsensusException(Kind.NOT_LEADER, what + " refused: not the leader", NodeEndpoint.idOf(nl.getLeader()), true);
+    }
+    if (c instanceof CannotReplicateException) {
+      return new ConsensusException(Kind.NOT_READY, what + " refused: too many entries pending", true);
+    }
+    if (c instanceof IndeterminateStateException) {
+      return new ConsensusException(Kind.FAILED, what + " outcome unknown: " + c, false);
+    }
+    if (c instanceof TimeoutException) {
+      return new ConsensusException(Kind.TIMED_OUT, what + " timed out", false);
+    }
+    if (c instanceof RaftException re) {
+      return new ConsensusException(Kind.FAILED, what + " failed: " + re, NodeEndpoint.idOf(re.getLeader()), false);
+    }
+    return new ConsensusException(Kind.FAILED, what + " failed: " + c, false);
+  }
+
+  // ---- membership and leadership moves ----
+
+  @Override
+  public CompletableFuture<Void> changeMembers(long rangeId, List<Member> current, List<Member> next, Duration timeout) {
+    Group g = groups.get(rangeId);
+    Optional<ConsensusException> notLeader = notLeader(rangeId);
+    if (g == null || notLeader.isPresent()) {
+      return CompletableFuture.failedFuture(notLeader.orElseThrow());
+    }
+    RaftGroupMembers now = g.node.getCommittedMembers();
+    Set<String> voting = new LinkedHashSet<>(RaftCodec.ids(now.getVotingMembers()));
+    Set<String> expected = new LinkedHashSet<>(current.stream().map(Member::nodeId).toList());
+    if (!voting.equals(expected)) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
+          "set configuration failed: the configuration is " + voting + ", not " + expected, true));
+    }
+    remember(next);
+    Set<String> target = new LinkedHashSet<>(next.stream().map(Member::nodeId).toList());
+    // MicroRaft changes one member at a time: every arriving replica is added as a learner, caught up and
+    // promoted before any leaving one is removed, so the voter count grows by one per replica on the way
+    CompletableFuture<Long> chain = CompletableFuture.completedFuture(now.getLogIndex());
+    for (String add : target) {
+      if (!voting.contains(add)) {
+        chain = chain.thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_LEARNER, idx))
+            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos()))
+            .thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, idx));
+      }
+    }
+    for (String remove : voting) {
+      if (!target.contains(remove)) {
+        chain = chain.thenCompose(idx -> step(g, remove, MembershipChangeMode.REMOVE_MEMBER, idx));
+      }
+    }
+    return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, e) -> {
+      if (e != null) {
+        throw mapped(e, "set configuration");
+      }
+      return null;
+    });
+  }
+
+  private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {
+    long start = System.nanoTime();
+    return g.node.changeMembership(new NodeEndpoint(node), mode, expectedIndex)
+        .thenApply(o -> {
+          // the time from a promotion's start to the removal's commit is the four-voter window (README)
+          log.info("range membership step committed rangeId={} node={} mode={} millis={} voters={}", g.rangeId, node,
+              mode, (System.nanoTime() - start) / 1_000_000, RaftCodec.ids(o.getResult().getVotingMembers()));
+          return o.getResult().getLogIndex();
+        });
+  }
+
+  /** Completes once the learner {@code node} matched the leader's commit index (polled from reports). */
+  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline) {
+    return g.node.getReport().thenCompose(o -> {
+      RaftNodeReport r = o.getResult();
+      Long match = r.getLog().getFollowerMatchIndices().get(new NodeEndpoint(node));
+      if (match != null && match >= r.getLog().getCommitIndex()) {
+        return CompletableFuture.completedFuture(membersIndex);
+      }
+      if (System.nanoTime() > deadline) {
+        return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
+            "learner " + node + " did not catch up on range " + g.rangeId, false));
+      }
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
+          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline));
+    });
+  }
+
+  @Override
+  public CompletableFuture<Boolean> transferLeadership(long rangeId, String target, Duration timeout) {
+    Group g = groups.get(rangeId);
+    Optional<ConsensusException> notLeader = notLeader(rangeId);
+    if (g == null || notLeader.isPresent()) {
+      return CompletableFuture.failedFuture(notLeader.orElseThrow());
+    }
+    return g.node.transferLeadership(new NodeEndpoint(target)).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((o, e) -> {
+          if (e != null) {
+            throw mapped(e, "transfer leadership");
+          }
+          return true;
+        });
+  }
+
+  /** MicroRaft has no call to stand for election now: a new group's replica waits for its election timeout. */
+  @Override
+  public boolean campaign(long rangeId) {
+    return false;
+  }
+
+  @Override
+  public OptionalLong logTermAt(long rangeId, long index) {
+    Group g = groups.get(rangeId);
+    return g == null ? OptionalLong.empty() : g.log.terms.termAt(index);
+  }
+
+  // ---- transport ----
+
+  /** An envelope from a peer: its messages are decoded here and handed to each stripe in one task. */
+  private void receive(Envelope envelope) {
+    Map<Stripe, List<Object[]>> byStripe = new HashMap<>();
+    for (RaftMsg m : envelope.getMessagesList()) {
+      Group g = groups.get(m.getRangeId());
+      if (g == null) {
+        if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
+          join(m.getRangeId(), m.getSender(), m.getInitialMembersList());
+        }
+        continue; // a range this node does not run (yet, or any more): Raft retries or moves on
+      }
+      byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m)});
+    }
+    byStripe.forEach((stripe, msgs) -> stripe.submit(() -> {
+      for (Object[] gm : msgs) {
+        Group g = (Group) gm[0];
+        if (groups.get(g.rangeId) == g) {
+          g.node.handle((io.microraft.model.message.RaftMessage) gm[1]);
+        }
+      }
+    }));
+  }
+
+  private void remember(List<Member> members) {
+    try (LogBatch batch = db.newBatch()) {
+      boolean changed = false;
+      for (Member m : members) {
+        if (!m.raftAddress().equals(raftAddresses.put(m.nodeId(), m.raftAddress()))) {
+          batch.put(LogKeys.address(m.nodeId()), m.raftAddress().getBytes(StandardCharsets.UTF_8));
+          changed = true;
+        }
+      }
+      if (changed) {
+        db.write(batch, false);
+      }
+    }
+  }
+
+  private void loadAddresses() {
+    db.scan(new byte[] {LogKeys.ADDRESS}, new byte[] {LogKeys.ADDRESS + 1}, (k, v) -> {
+      raftAddresses.put(new String(k, 1, k.length - 1, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8));
+      return true;
+    });
+  }
+
+  /** Stops every group (storage kept), the stripes, the streams and the log database. */
+  @Override
+  public synchronized void close() {
+    for (Group g : List.copyOf(groups.values())) {
+      groups.remove(g.rangeId);
+      try {
+        g.node.terminate().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        log.debug("range group did not stop cleanly rangeId={} error={}", g.rangeId, e.toString());
+      }
+      g.machine.replica().closed();
+    }
+    for (Stripe s : stripes) {
+      try {
+        s.stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    streams.close();
+    db.close();
+    log.info("multi-raft engine stopped nodeId={}", config.nodeId());
+  }
+
+  /** Applies {@code fn} to the group of {@code rangeId}, for tests that look inside. */
+  <T> Optional<T> inspect(long rangeId, Function<Group, T> fn) {
+    return Optional.ofNullable(groups.get(rangeId)).map(fn);
+  }
+}

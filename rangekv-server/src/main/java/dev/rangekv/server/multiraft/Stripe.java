@@ -1,0 +1,335 @@
+package dev.rangekv.server.multiraft;
+
+import dev.rangekv.proto.multiraft.RaftMsg;
+import dev.rangekv.storage.raftlog.LogBatch;
+import dev.rangekv.storage.raftlog.LogDb;
+import io.microraft.model.message.AppendEntriesRequest;
+import io.microraft.model.message.RaftMessage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread of the node-wide runtime, driving every range group pinned to it. A cycle runs the due
+ * timers and the queued tasks (incoming envelopes, proposals, MicroRaft's own tasks); every group's
+ * appends and term/vote changes go into one {@link LogBatch}; the batch is handed to the stripe's
+ * syncer thread for one synced write, and only once that write returned are the messages of the cycles
+ * it covers released, one envelope per peer node. While a write is in flight the stripe keeps running
+ * tasks into the next batch, which the syncer writes as soon as the previous one is done (group commit).
+ * Pipelined: a leader's append requests leave before that sync (Raft allows a leader to send before its
+ * own write) when their term is already durable, and MicroRaft's flush task, after which a leader counts
+ * its own log towards a commit, is held until the next cycle, so the leader counts synced entries only.
+ * A group's tasks all run on this thread, serially, as MicroRaft requires. {@link #submit} and the
+ * counters are thread-safe; everything else belongs to the stripe's thread.
+ */
+final class Stripe {
+  private static final Logger log = LoggerFactory.getLogger(Stripe.class);
+  private static final int MAX_TASKS_PER_CYCLE = 4096;
+
+  /** How a cycle's envelopes reach the peers. */
+  interface Network {
+    void deliver(String toNode, List<RaftMsg> envelope);
+  }
+
+  private record Timer(long deadline, long seq, Runnable task) {}
+
+  private record Deferred(GroupLog log, Runnable task) {}
+
+  private record Out(GroupLog from, RaftMessage message) {}
+
+  /** What one synced write covers: its batch, how far each group's log and term reach in it, what waits for it. */
+  private record Cycle(LogBatch batch, Map<GroupLog, long[]> marks, Map<String, List<Out>> outbox,
+      List<Deferred> deferred) {}
+
+  private final Thread thread;
+  private final LogDb db;
+  private final boolean syncWrites;
+  private final Network network;
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final PriorityQueue<Timer> timers = new PriorityQueue<>(
+      (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
+  private LogBatch batch;
+  private final List<LogBatch> spare = new ArrayList<>();
+  private final Set<GroupLog> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+  private Map<String, List<Out>> outbox = new HashMap<>();
+  private final Map<String, List<Out>> early = new HashMap<>();
+  /** Tasks to run after the sync of the batch being filled now. */
+  private List<Deferred> afterSync = new ArrayList<>();
+  /** Tasks whose sync completed: they run first in the next cycle. */
+  private List<Deferred> nextCycle = new ArrayList<>();
+  /** The cycle whose write is in flight on the syncer; null when none. */
+  private Cycle inFlight;
+  private final Thread syncer;
+  private final java.util.concurrent.BlockingQueue<Cycle> toSync = new java.util.concurrent.LinkedBlockingQueue<>();
+  private volatile boolean failed;
+  private volatile boolean running = true;
+  private volatile boolean parked;
+  private long timerSeq;
+
+  final AtomicLong cycles = new AtomicLong();
+  final AtomicLong syncs = new AtomicLong();
+  final AtomicLong envelopes = new AtomicLong();
+  final AtomicLong messages = new AtomicLong();
+
+  Stripe(String name, LogDb db, boolean syncWrites, Network network) {
+    this.db = db;
+    this.syncWrites = syncWrites;
+    this.network = network;
+    this.batch = db.newBatch();
+    this.thread = new Thread(this::loop, name);
+    this.thread.setDaemon(true);
+    this.syncer = new Thread(this::syncLoop, name + "-sync");
+    this.syncer.setDaemon(true);
+  }
+
+  void start() {
+    syncer.start();
+    thread.start();
+  }
+
+  /** Stops after the current cycle (its batch and the one in flight are written); waits for the threads. */
+  void stop() throws InterruptedException {
+    running = false;
+    LockSupport.unpark(thread);
+    thread.join(TimeUnit.SECONDS.toMillis(10));
+    syncer.interrupt();
+    syncer.join(TimeUnit.SECONDS.toMillis(10));
+    batch.close();
+    spare.forEach(LogBatch::close);
+  }
+
+  /** The syncer: one synced write per handed-over cycle, then the stripe completes it on its own thread. */
+  private void syncLoop() {
+    while (true) {
+      Cycle c;
+      try {
+        c = toSync.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        db.write(c.batch(), syncWrites);
+      } catch (RuntimeException e) {
+        // a failed write leaves the groups' durable state unknown: nothing that depends on it may leave
+        failed = true;
+        log.error("Raft log write failed, the stripe stops releasing messages thread={}", thread.getName(), e);
+        return;
+      }
+      syncs.incrementAndGet();
+      submit(() -> completed(c));
+    }
+  }
+
+  boolean onStripe() {
+    return Thread.currentThread() == thread;
+  }
+
+  void submit(Runnable task) {
+    tasks.add(task);
+    if (parked) {
+      LockSupport.unpark(thread);
+    }
+  }
+
+  void schedule(Runnable task, long delay, TimeUnit unit) {
+    long deadline = System.nanoTime() + unit.toNanos(delay);
+    if (onStripe()) {
+      timers.add(new Timer(deadline, timerSeq++, task));
+    } else {
+      submit(() -> timers.add(new Timer(deadline, timerSeq++, task)));
+    }
+  }
+
+  /**
+   * Runs {@code task} first thing in the next cycle, after this cycle's sync and before anything the
+   * group does next, so that everything its log holds when the task runs is durable.
+   */
+  void afterThisCycle(GroupLog log, Runnable task) {
+    if (onStripe()) {
+      afterSync.add(new Deferred(log, task));
+    } else {
+      submit(() -> afterSync.add(new Deferred(log, task)));
+    }
+  }
+
+  /** Queues a message for release at the end of this cycle; called by a group's transport. */
+  void send(GroupLog from, String toNode, RaftMessage message) {
+    Map<String, List<Out>> box = message instanceof AppendEntriesRequest ? early : outbox;
+    box.computeIfAbsent(toNode, n -> new ArrayList<>()).add(new Out(from, message));
+  }
+
+  LogBatch batch() {
+    return batch;
+  }
+
+  void wrote(GroupLog log) {
+    touched.add(log);
+  }
+
+  private void loop() {
+    while (running) {
+      runDeferred();
+      runDueTimers();
+      Runnable task;
+      int n = 0;
+      while (n < MAX_TASKS_PER_CYCLE && (task = tasks.poll()) != null) {
+        run(task);
+        n++;
+      }
+      endCycle();
+      if (tasks.isEmpty() && nextCycle.isEmpty()) {
+        park();
+      }
+    }
+    lastWrite();
+  }
+
+  /** At stop: waits for the write in flight, then writes what the batch holds (a clean stop loses nothing). */
+  private void lastWrite() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (inFlight != null && !failed && System.nanoTime() < deadline) {
+      Runnable task = tasks.poll();
+      if (task != null) {
+        run(task);
+      } else {
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+      }
+    }
+    if (inFlight == null && !failed && batch.count() > 0) {
+      try {
+        db.write(batch, syncWrites);
+      } catch (RuntimeException e) {
+        log.warn("last Raft log write failed thread={}", thread.getName(), e);
+      }
+    }
+  }
+
+  private void runDeferred() {
+    if (nextCycle.isEmpty()) {
+      return;
+    }
+    List<Deferred> due = nextCycle;
+    nextCycle = new ArrayList<>();
+    for (Deferred d : due) {
+      run(d.task());
+    }
+  }
+
+  private void runDueTimers() {
+    long now = System.nanoTime();
+    while (!timers.isEmpty() && timers.peek().deadline <= now) {
+      run(timers.poll().task);
+    }
+  }
+
+  private void run(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      log.error("stripe task failed thread={}", thread.getName(), e);
+    }
+  }
+
+  private void endCycle() {
+    cycles.incrementAndGet();
+    releaseEarly();
+    if (inFlight != null || failed) {
+      return; // the next batch goes when the write in flight returns
+    }
+    if (batch.count() == 0 && touched.isEmpty() && afterSync.isEmpty()) {
+      release(outbox); // nothing written since the last sync: what waits depends on synced state only
+      return;
+    }
+    Map<GroupLog, long[]> marks = new IdentityHashMap<>();
+    for (GroupLog g : touched) {
+      marks.put(g, new long[] {g.appendedIndex(), g.appendedTerm()});
+    }
+    touched.clear();
+    Cycle c = new Cycle(batch, marks, outbox, afterSync);
+    batch = spare.isEmpty() ? db.newBatch() : spare.remove(spare.size() - 1);
+    outbox = new HashMap<>();
+    afterSync = new ArrayList<>();
+    inFlight = c;
+    toSync.add(c);
+  }
+
+  /** A cycle's write returned: its groups' appends are durable, its messages leave, its deferred tasks run next. */
+  private void completed(Cycle c) {
+    c.marks().forEach((g, m) -> g.markDurable(m[0], (int) m[1]));
+    release(c.outbox());
+    nextCycle.addAll(c.deferred());
+    c.batch().clear();
+    spare.add(c.batch());
+    inFlight = null;
+  }
+
+  /**
+   * A leader's append requests of this cycle, before the sync: those whose term is durable already leave
+   * now; one of a term not yet synced (a new leader's first cycle) waits for the sync with the rest.
+   */
+  private void releaseEarly() {
+    if (early.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, List<Out>> e : early.entrySet()) {
+      List<RaftMsg> now = new ArrayList<>(e.getValue().size());
+      for (Out o : e.getValue()) {
+        if (o.message().getTerm() <= o.from().durableTerm()) {
+          now.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
+        } else {
+          outbox.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).add(o);
+        }
+      }
+      if (!now.isEmpty()) {
+        deliver(e.getKey(), now);
+      }
+    }
+    early.clear();
+  }
+
+  private void release(Map<String, List<Out>> box) {
+    if (box.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, List<Out>> e : box.entrySet()) {
+      List<RaftMsg> out = new ArrayList<>(e.getValue().size());
+      for (Out o : e.getValue()) {
+        out.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
+      }
+      deliver(e.getKey(), out);
+    }
+    box.clear();
+  }
+
+  private void deliver(String node, List<RaftMsg> envelope) {
+    envelopes.incrementAndGet();
+    messages.addAndGet(envelope.size());
+    try {
+      network.deliver(node, envelope);
+    } catch (RuntimeException e) {
+      log.debug("envelope not delivered toNode={} error={}", node, e.toString());
+    }
+  }
+
+  private void park() {
+    parked = true;
+    if (tasks.isEmpty() && nextCycle.isEmpty() && running) {
+      long wait = timers.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : timers.peek().deadline - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(this, wait);
+      }
+    }
+    parked = false;
+  }
+}
