@@ -3,7 +3,8 @@
  * behind the node's own seam. Sub-packages, one feature each: {@code node} (the process: config,
  * start-up, creating and reconciling Raft groups in {@code node.GroupReconciler}, the in-JVM
  * {@code LocalCluster}), {@code consensus} (the seam: what the node needs from Raft, in its own terms),
- * {@code ratis} (the Apache Ratis engine behind the seam), {@code replica} (the range replica's apply
+ * {@code ratis} (the Apache Ratis engine behind the seam), {@code multiraft} (the experimental
+ * node-wide multi-raft engine on MicroRaft, chosen with {@code --engine multiraft}), {@code replica} (the range replica's apply
  * logic and its checks), {@code raft} (submitting to a range's group, proposal buffers, peer channels),
  * {@code rpc} (the gRPC services), {@code split}, {@code move}, {@code merge} and {@code dormancy} (one
  * operation each), {@code backup} (exporting a range for a backup and staging a restore's files),
