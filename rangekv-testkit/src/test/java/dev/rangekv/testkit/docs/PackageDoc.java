@@ -19,7 +19,7 @@ final class PackageDoc {
 
   /** Product and library names the docs use in prose that are no type of ours nor of the JDK. */
   static final Set<String> NOT_TYPES = Set.of("RangeKV", "RocksDB", "BouncyCastle", "WebJar", "ECharts",
-      "ReadIndex", "WriteBatch", "FoundationDB", "CockroachDB", "TiKV");
+      "ReadIndex", "WriteBatch", "FoundationDB", "CockroachDB", "TiKV", "MicroRaft");
 
   private static final Pattern INLINE_TAG = Pattern.compile("\\{@(link|linkplain|code)\\s+([^}]*)}");
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][\\w-]*(?:\\.[A-Za-z_][\\w-]*)*(?:#\\w+)?");
