@@ -14,11 +14,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** The split proposer's view of this node: its replica directory and its Raft gateway. Thread-safe. */
-final class NodeSplitHost implements SplitHost {
+public final class NodeSplitHost implements SplitHost {
   private final ReplicaDirectory directory;
   private final RaftGateway gateway;
 
-  NodeSplitHost(ReplicaDirectory directory, RaftGateway gateway) {
+  public NodeSplitHost(ReplicaDirectory directory, RaftGateway gateway) {
     this.directory = directory;
     this.gateway = gateway;
   }

@@ -3,14 +3,11 @@ package dev.rangekv.server.consensus;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.core.rangemap.RangeDescriptor;
-import dev.rangekv.proto.RangeKvError;
-import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.RaftReplica;
 import dev.rangekv.proto.replica.RaftReplicaList;
-import dev.rangekv.proto.replica.RangeCommand;
+import dev.rangekv.server.node.NodeSplitHost;
 import dev.rangekv.server.raft.ProposalBuffers;
 import dev.rangekv.server.raft.RaftGateway;
-import dev.rangekv.server.replica.RangeReplica;
 import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.server.replica.StagedSpan;
 import dev.rangekv.server.split.SplitHost;
@@ -22,7 +19,6 @@ import dev.rangekv.storage.WriteBatchBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,27 +52,7 @@ public final class FakeNodes implements AutoCloseable {
 
     /** What a split proposer on this node needs: its replicas' descriptors and peers, and its gateway. */
     public SplitHost splitHost() {
-      return new SplitHost() {
-        @Override
-        public Optional<RangeDescriptor> descriptor(long rangeId) {
-          return directory.replica(rangeId).flatMap(RangeReplica::descriptor);
-        }
-
-        @Override
-        public List<RaftReplica> peers(long rangeId) {
-          return directory.replicaRecord(rangeId);
-        }
-
-        @Override
-        public Optional<RangeKvError> leaderOrRefusal(long rangeId) {
-          return gateway.leaderOrRefusal(rangeId);
-        }
-
-        @Override
-        public CompletableFuture<CommandResult> propose(RangeCommand cmd) {
-          return gateway.write(cmd);
-        }
-      };
+      return new NodeSplitHost(directory, gateway);
     }
   }
 
