@@ -168,7 +168,7 @@ class AdminOperationsTest {
   }
 
   @Test
-  void presplit_ofManyPoints_splitsEachOfEightRangesFromItsLastPointToItsFirst() {
+  void presplit_ofManyPoints_splitsEachOfFewRangesFromItsLastPointToItsFirst() {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1", "n2", "n3"));
     Harness h = new Harness(c).start();
@@ -189,7 +189,7 @@ class AdminOperationsTest {
       byRange.computeIfAbsent(parts[0], x -> new java.util.ArrayList<>()).add(parts[1]);
     }
     assertThat(byRange).as("a split keeps its range's left part: one range per chain is split again and"
-        + " again, never a child that just elected its first leader").hasSize(PreSplit.PARALLEL_SPLITS);
+        + " again, never a child that just elected its first leader").hasSize(PreSplit.CHAINS);
     byRange.forEach((range, keys) -> assertThat(keys).as(range + "'s split keys, right to left")
         .isSortedAccordingTo(java.util.Comparator.<String>reverseOrder()));
   }
