@@ -4,6 +4,8 @@
 #
 #   three-nodes.sh start              fresh data dirs, n1 bootstraps, n2 and n3 join
 #   three-nodes.sh wait               until 3 nodes are live and every range has 3 replicas and a leader
+#                                     (or is dormant: a range no client reached closes its group after 10 s)
+#   three-nodes.sh up                 start, then wait; stops the nodes and exits 1 when the wait fails
 #   three-nodes.sh stop               SIGTERM each node (a clean close), SIGKILL after 30 s
 #   three-nodes.sh status             nodes and ranges
 #   three-nodes.sh run ARGS...        start, wait, `rangekv workload run ARGS... --cluster <the 3 nodes>`,
@@ -52,11 +54,17 @@ start() {
   rm -rf "$DIR" && mkdir -p "$DIR"
   if [ "${RKV_SECURE:-0}" = 1 ]; then make_certs; fi
   start_node n1 "$PORT"
+  local up=0
   for _ in $(seq 60); do
     # shellcheck disable=SC2086
-    java -jar "$JAR" ranges --cluster "127.0.0.1:$PORT" --timeout 2s $SECURITY > /dev/null 2>&1 && break
+    java -jar "$JAR" ranges --cluster "127.0.0.1:$PORT" --timeout 2s $SECURITY > /dev/null 2>&1 && { up=1; break; }
     sleep 1
   done
+  if [ "$up" = 0 ]; then
+    echo "n1 did not answer within 60 s; log in $DIR/n1.log" >&2
+    stop
+    return 1
+  fi
   start_node n2 $((PORT + 10)) "127.0.0.1:$PORT"
   start_node n3 $((PORT + 20)) "127.0.0.1:$PORT"
   echo "started n1 n2 n3 ($ADDRS), logs in $DIR"
@@ -70,7 +78,9 @@ sys.exit(0 if sum(1 for n in nodes if n["live"]) == 3 else 1)' || return 1
   cli ranges --json 2>/dev/null | python3 -c '
 import json, sys
 ranges = json.load(sys.stdin)["ranges"]
-sys.exit(0 if ranges and all(len(r["replicas"]) == 3 and r["leader"] for r in ranges) else 1)'
+# a dormant range has no leader until a request wakes it, and fresh ranges go dormant after 10 s idle
+sys.exit(0 if ranges and all(len(r["replicas"]) == 3 and (r["leader"] or r["state"] == "dormant")
+                             for r in ranges) else 1)'
 }
 
 wait_ready() {
@@ -107,6 +117,7 @@ status() {
 case "${1:-}" in
   start) start ;;
   wait) wait_ready ;;
+  up) start; wait_ready || { stop; exit 1; } ;;
   stop) stop ;;
   status) status ;;
   run)
@@ -121,5 +132,5 @@ case "${1:-}" in
     echo "load after the workload: $(cat /proc/loadavg)"
     cli ranges
     ;;
-  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -29,6 +29,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -199,9 +200,49 @@ public final class RangeKvCommand implements Runnable {
       return 2;
     }
     CommandLine cl = commandLine(args);
+    Optional<UnknownSubcommand> unknown = UnknownSubcommand.in(cl, args);
+    if (unknown.isPresent()) {
+      // as above, for a group's subcommand: "rangekv backup frobnicate --help" printed backup's usage, exit 0
+      String group = unknown.get().group().getCommandSpec().qualifiedName();
+      err.println("error: unknown command '" + group.substring("rangekv ".length()) + " " + unknown.get().name()
+          + "' (" + group + " --help lists its commands)");
+      err.println("usage: " + group + " --help");
+      err.flush();
+      return 2;
+    }
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);
+  }
+
+  /**
+   * A name given where a command group ({@code backup}, {@code cert}, ...) expects one of its subcommands.
+   *
+   * @param group the group
+   * @param name the name it has no subcommand of
+   */
+  record UnknownSubcommand(CommandLine group, String name) {
+    /** The first unknown subcommand {@code args} name under {@code root}'s groups, if any. */
+    static Optional<UnknownSubcommand> in(CommandLine root, String[] args) {
+      CommandLine at = root;
+      for (String a : nonOptions(args)) {
+        // a group takes no option values, so its next non-option argument names its subcommand; a command
+        // that runs (no subcommands, or positional parameters of its own) takes the rest as arguments
+        if (at.getSubcommands().isEmpty() || !at.getCommandSpec().positionalParameters().isEmpty()) {
+          return Optional.empty();
+        }
+        CommandLine next = at.getSubcommands().get(a);
+        if (next == null) {
+          return at == root ? Optional.empty() : Optional.of(new UnknownSubcommand(at, a)); // root: checked by name
+        }
+        at = next;
+      }
+      return Optional.empty();
+    }
+  }
+
+  private static List<String> nonOptions(String[] args) {
+    return Arrays.stream(args).filter(a -> !a.startsWith("-")).toList();
   }
 
   /** The command {@code args} name: their first non-option argument (the root takes no option values). */

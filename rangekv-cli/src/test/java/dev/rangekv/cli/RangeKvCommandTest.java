@@ -121,6 +121,28 @@ class RangeKvCommandTest {
     assertThat(help.out()).contains("Usage: rangekv get");
   }
 
+  @Test
+  void anUnknownSubcommandOfAGroup_isAUsageError_evenWithHelp() {
+    for (String[] args : new String[][] {{"backup", "frobnicate", "--help"}, {"backup", "frobnicate"},
+        {"cert", "-h", "frobnicate"}}) {
+      CliRun r = CliRun.of(args);
+      String group = args[0];
+      assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+      assertThat(r.out()).as(r.toString()).isEmpty();
+      assertThat(r.err()).as(r.toString()).isEqualTo("error: unknown command '" + group + " frobnicate' (rangekv "
+          + group + " --help lists its commands)\nusage: rangekv " + group + " --help\n");
+    }
+    CliRun group = CliRun.of("backup", "--help");
+    assertThat(group.exit()).as(group.toString()).isZero();
+    assertThat(group.out()).contains("Usage: rangekv backup").contains("create");
+    CliRun sub = CliRun.of("backup", "create", "--help");
+    assertThat(sub.exit()).as(sub.toString()).isZero();
+    assertThat(sub.out()).contains("Usage: rangekv backup create");
+    CliRun help = CliRun.of("help", "backup");
+    assertThat(help.exit()).as(help.toString()).isZero();
+    assertThat(help.out()).contains("Usage: rangekv backup");
+  }
+
   private static int closedPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();

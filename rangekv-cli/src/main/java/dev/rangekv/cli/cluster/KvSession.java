@@ -20,10 +20,13 @@ public final class KvSession implements AutoCloseable {
 
   private final RangeKvClient client;
   private final List<String> seeds;
+  /** No TLS: a closed connection may be a secure node's answer to plaintext. */
+  private final boolean plaintext;
 
-  private KvSession(RangeKvClient client, List<String> seeds) {
+  private KvSession(RangeKvClient client, List<String> seeds, boolean plaintext) {
     this.client = client;
     this.seeds = seeds;
+    this.plaintext = plaintext;
   }
 
   public static KvSession open(List<String> seeds, Duration timeout) {
@@ -40,9 +43,9 @@ public final class KvSession implements AutoCloseable {
     } catch (RangeKvException e) {
       // TLS advice only from Unreachable, when a handshake failed: not for a refused connection or a timeout
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + Unreachable.describe(e) + ")", e);
+          + Unreachable.describe(e, tls.isEmpty() ? seeds : List.of()) + ")", e);
     }
-    return new KvSession(c.withTimeout(timeout), seeds);
+    return new KvSession(c.withTimeout(timeout), seeds, tls.isEmpty());
   }
 
   /**
@@ -67,7 +70,8 @@ public final class KvSession implements AutoCloseable {
     } catch (InvalidArgumentException e) {
       throw CliException.invalidInput("invalid argument (" + e.limit() + "): " + e.getMessage(), e);
     } catch (RangeKvException e) {
-      throw new CliException(e.code() + ": " + Unreachable.describe(e) + " (cluster " + String.join(",", seeds) + ")", e);
+      throw new CliException(e.code() + ": " + Unreachable.describe(e, plaintext ? seeds : List.of())
+          + " (cluster " + String.join(",", seeds) + ")", e);
     }
   }
 

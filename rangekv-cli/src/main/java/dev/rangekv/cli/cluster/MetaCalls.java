@@ -20,6 +20,8 @@ import java.util.function.Function;
  */
 public final class MetaCalls implements AutoCloseable {
   private final List<String> seeds;
+  /** No TLS: a closed connection may be a secure node's answer to plaintext. */
+  private final boolean plaintext;
   private final Duration timeout;
   private final PeerChannels channels;
   private final MetaLocator locator;
@@ -33,6 +35,7 @@ public final class MetaCalls implements AutoCloseable {
   public MetaCalls(List<String> seeds, Duration timeout, Optional<TlsFiles> tls) {
     this.seeds = List.copyOf(seeds);
     this.timeout = timeout;
+    this.plaintext = tls.isEmpty();
     // the client's context builder, not the node's: this class runs in the thin jar (no Ratis, no node);
     // own event loops, ended by close(), so a one-shot command's exit does not wait for gRPC's shared ones
     this.channels = PeerChannels.forCommand(64 << 20, tls.map(dev.rangekv.client.routing.NodeChannels::clientContext));
@@ -58,7 +61,7 @@ public final class MetaCalls implements AutoCloseable {
     try {
       return change ? locator.change(tracked, timeout) : locator.call(tracked, timeout);
     } catch (StatusRuntimeException e) {
-      throw failure(e, RangeKvErrors.fromThrowable(e), asked[0]);
+      throw failure(e, RangeKvErrors.fromThrowable(e), asked[0], plaintext);
     } catch (IllegalStateException e) {
       throw new CliException(Thread.currentThread().isInterrupted() ? "interrupted"
           : "timed out after " + timeout.toMillis() + " ms waiting for the meta range at " + seeds, e);
@@ -66,7 +69,8 @@ public final class MetaCalls implements AutoCloseable {
   }
 
   /** One line for people; the gRPC exception stays the cause for {@code --verbose}. */
-  static CliException failure(StatusRuntimeException e, Optional<RangeKvError> typed, String address) {
+  static CliException failure(StatusRuntimeException e, Optional<RangeKvError> typed, String address,
+      boolean plaintext) {
     if (typed.isPresent()) {
       RangeKvError t = typed.get();
       if (t.hasRangeNotFound()) {
@@ -87,7 +91,7 @@ public final class MetaCalls implements AutoCloseable {
     Status s = e.getStatus();
     return switch (s.getCode()) {
       case UNAVAILABLE -> new CliException("cannot reach the cluster at " + address + " ("
-          + Unreachable.describe(e) + ")", e);
+          + Unreachable.describe(e, plaintext ? List.of(address) : List.of()) + ")", e);
       case UNAUTHENTICATED -> new CliException("UNAUTHENTICATED by " + address + ": " + describe(s), e);
       case PERMISSION_DENIED -> new CliException("PERMISSION_DENIED by " + address + ": " + describe(s), e);
       case DEADLINE_EXCEEDED -> new CliException("timed out waiting for " + address

@@ -1,18 +1,24 @@
 package dev.rangekv.cli.cluster;
 
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import javax.net.ssl.SSLException;
 
 /**
  * Turns a failed connection into one line that names the TLS cause (a certificate of another CA, a
- * plaintext client at a secure node or the reverse), which gRPC reports only as UNAVAILABLE.
+ * plaintext client at a secure node or the reverse), which gRPC reports only as UNAVAILABLE. TLS advice
+ * only when a handshake failed: the client's own, or, for a plaintext client whose connection the node
+ * closed, the node's, which {@link TlsProbe} confirms by asking the node whether it speaks TLS.
  */
 final class TlsHints {
   private TlsHints() {
   }
 
-  /** {@code e}'s message, with the TLS cause named when there is one. */
-  static String describe(Throwable e) {
+  /**
+   * {@code e}'s message, with the TLS cause named when there is one; {@code plaintextTo}: the addresses a
+   * plaintext client called (empty when it used TLS).
+   */
+  static String describe(Throwable e, List<String> plaintextTo) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SSLException ssl) {
         String m = String.valueOf(ssl.getMessage());
@@ -32,8 +38,10 @@ final class TlsHints {
       }
       String c = text(t);
       if (c.contains("Network closed for unknown reason") || c.contains("Connection reset")) {
-        return firstLine(m) + (t == e ? "" : " (" + firstLine(c) + ")")
-            + " (a secure cluster closes plaintext connections: give --certs-dir or $RANGEKV_CERTS_DIR)";
+        String closed = firstLine(m) + (t == e ? "" : " (" + firstLine(c) + ")");
+        return plaintextTo.stream().anyMatch(TlsProbe::speaksTls)
+            ? closed + " (the node speaks TLS and closes plaintext connections: give --certs-dir or $RANGEKV_CERTS_DIR)"
+            : closed;
       }
     }
     return firstLine(m);

@@ -1,6 +1,7 @@
 package dev.rangekv.cli.cluster;
 
 import java.net.ConnectException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,14 +14,17 @@ public final class Unreachable {
   private Unreachable() {
   }
 
-  /** {@code e}'s cause in one line. */
-  public static String describe(Throwable e) {
+  /**
+   * {@code e}'s cause in one line; {@code plaintextTo}: the addresses a plaintext client called (empty
+   * when it used TLS), asked whether they speak TLS when one of them closed the connection.
+   */
+  public static String describe(Throwable e, List<String> plaintextTo) {
     Optional<ConnectException> refused = refused(e);
     if (refused.isPresent()) {
       return address(refused.get()).map(a -> "nothing listens at " + a + ": connection refused")
           .orElse("nothing listens there: connection refused");
     }
-    return TlsHints.describe(e);
+    return TlsHints.describe(e, plaintextTo);
   }
 
   static Optional<ConnectException> refused(Throwable e) {

@@ -31,6 +31,8 @@ final class Writers {
   private final AtomicReference<Map<Long, LongAdder>> window = new AtomicReference<>(new ConcurrentHashMap<>());
   private final LongAdder errors = new LongAdder();
   private final AtomicReference<String> lastError = new AtomicReference<>("");
+  private static final java.util.regex.Pattern ATTEMPTS = java.util.regex.Pattern.compile(" attempts=(\\d+)");
+  private static final java.util.regex.Pattern LAST = java.util.regex.Pattern.compile(" last=([A-Za-z]+)");
   private volatile Phase phase = Phase.BY_TIME;
   private volatile boolean stopped;
   private Thread driver;
@@ -88,11 +90,27 @@ final class Writers {
     lastError.set(m.length() > 200 ? m.substring(0, 200) + "..." : m);
   }
 
-  /** "write outcome unknown, applied at most once: put key=..." -> "write outcome unknown, applied at most once". */
+  /**
+   * "write outcome unknown, applied at most once: put key=... attempts=3 range=... last=NotLeader: ..." ->
+   * "write outcome unknown, applied at most once (attempts=3, last NotLeader)": the reason, and how the
+   * client's retries ended (the raw key and the trail stay out of the line).
+   */
   static String reason(String message) {
     String m = String.valueOf(message);
     int colon = m.indexOf(": ");
-    return colon < 0 ? m : m.substring(0, colon);
+    if (colon < 0) {
+      return m;
+    }
+    java.util.List<String> how = new java.util.ArrayList<>();
+    java.util.regex.Matcher attempts = ATTEMPTS.matcher(m);
+    if (attempts.find()) {
+      how.add("attempts=" + attempts.group(1));
+    }
+    java.util.regex.Matcher last = LAST.matcher(m);
+    if (last.find()) {
+      how.add("last " + last.group(1));
+    }
+    return m.substring(0, colon) + (how.isEmpty() ? "" : " (" + String.join(", ", how) + ")");
   }
 
   /** A fresh array per write: an async put may still hold the previous one. */

@@ -165,7 +165,7 @@ public final class RunCommand implements Callable<Integer> {
       return RangeKvClient.connect(seeds, tls.files().map(options::withTls).orElse(options));
     } catch (RangeKvException e) {
       throw new CliException("cannot reach the cluster at " + String.join(",", seeds) + " (" + e.code() + ": "
-          + Unreachable.describe(e) + ")", e);
+          + Unreachable.describe(e, tls.files().isEmpty() ? seeds : List.of()) + ")", e);
     }
   }
 

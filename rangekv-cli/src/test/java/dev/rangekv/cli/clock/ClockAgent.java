@@ -12,11 +12,13 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatchers;
 
 /**
- * A test-only Java agent that makes a node's Raft clock jump: every {@code System.nanoTime()} call in
- * {@code org.apache.ratis.util.Timestamp} - the clock the consensus library reads for leader leases,
- * election timeouts and heartbeats - reads the real clock plus an offset in milliseconds from a control
- * file (the agent's argument), re-read every 20 ms, so a test moves one node's clock forward or back
- * while it runs. All of the class's reads are shifted, not only {@code currentTimeNanos()}: its
+ * A test-only Java agent that makes a node's clocks jump. Its Raft clock: every {@code System.nanoTime()}
+ * call in {@code org.apache.ratis.util.Timestamp} - the clock the consensus library reads for leader
+ * leases, election timeouts and heartbeats - reads the real clock plus an offset. Its wall clock: every
+ * {@code System.currentTimeMillis()} call in the node's {@code WallClock} - the time of day its dormancy
+ * and its controller read - reads the real one plus a second offset. Both offsets, in milliseconds, come
+ * from a control file (the agent's argument: "RAFT [WALL]"), re-read every 20 ms, so a test moves one
+ * node's clocks forward or back while it runs. All of the class's reads are shifted, not only {@code currentTimeNanos()}: its
  * {@code elapsedTime()} and {@code elapsedTimeMs()} read {@code System.nanoTime()} themselves, and with
  * only the first shifted a stamp taken during a forward offset looked younger by the offset for good
  * (a clock running back, the old leader's lease over-estimated: the stale reads BENCHMARKS.md records
@@ -24,8 +26,10 @@ import net.bytebuddy.matcher.ElementMatchers;
  * way to load it; only a test's {@code -javaagent:} option does ({@link ClockControl}).
  */
 public final class ClockAgent {
-  /** The current offset; read by the advice inlined into the clock. */
+  /** The current offset of the Raft clock; read by the code substituted into the clock. */
   public static volatile long offsetNanos;
+  /** The current offset of the wall clock. */
+  public static volatile long wallOffsetMillis;
 
   private ClockAgent() {}
 
@@ -48,11 +52,15 @@ public final class ClockAgent {
         .disableClassFormatChanges()
         .type(ElementMatchers.named(TIMESTAMP))
         .transform((builder, type, loader, module, domain) -> shift(builder))
+        .type(ElementMatchers.named(WALL_CLOCK))
+        .transform((builder, type, loader, module, domain) -> shiftWall(builder))
         .installOn(instrumentation);
   }
 
   /** Ratis' clock class, whose reads of the real clock the agent shifts. */
   static final String TIMESTAMP = "org.apache.ratis.util.Timestamp";
+  /** The node's wall clock, whose reads of the time of day the agent shifts. */
+  static final String WALL_CLOCK = "dev.rangekv.server.node.WallClock";
 
   /** Makes every {@code System.nanoTime()} call in the type {@code builder} builds read {@link #nanoTime()}. */
   static <T> DynamicType.Builder<T> shift(DynamicType.Builder<T> builder) {
@@ -66,15 +74,40 @@ public final class ClockAgent {
     }
   }
 
-  /** The shifted clock: the real one plus the current offset. */
+  /** Makes every {@code System.currentTimeMillis()} call in the type {@code builder} builds read {@link #currentTimeMillis()}. */
+  static <T> DynamicType.Builder<T> shiftWall(DynamicType.Builder<T> builder) {
+    try {
+      return builder.visit(MemberSubstitution.strict()
+          .method(ElementMatchers.named("currentTimeMillis").and(ElementMatchers.isDeclaredBy(System.class)))
+          .replaceWith(ClockAgent.class.getMethod("currentTimeMillis"))
+          .on(ElementMatchers.any()));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The shifted Raft clock: the real one plus the current offset. */
   public static long nanoTime() {
     return System.nanoTime() + offsetNanos;
+  }
+
+  /** The shifted wall clock: the real one plus the current wall offset. */
+  public static long currentTimeMillis() {
+    return System.currentTimeMillis() + wallOffsetMillis;
   }
 
   private static void refresh(Path control) {
     try {
       String s = Files.exists(control) ? Files.readString(control, StandardCharsets.UTF_8).strip() : "";
-      offsetNanos = s.isEmpty() ? 0 : TimeUnit.MILLISECONDS.toNanos(Long.parseLong(s));
+      String[] offsets = s.isEmpty() ? new String[0] : s.split("\\s+");
+      long raft = offsets.length > 0 ? TimeUnit.MILLISECONDS.toNanos(Long.parseLong(offsets[0])) : 0;
+      long wall = offsets.length > 1 ? Long.parseLong(offsets[1]) : 0;
+      if (wall != wallOffsetMillis) {
+        // in the node's log: a test can see that the jump reached the node
+        System.err.println("clock agent: wall clock offset " + wall + " ms");
+      }
+      offsetNanos = raft;
+      wallOffsetMillis = wall;
     } catch (IOException | NumberFormatException e) {
       // a file being rewritten: keep the last offset, the next poll reads it whole
     }

@@ -20,6 +20,8 @@ import java.util.jar.Manifest;
 public final class ClockControl {
   private final Path file;
   private final Path agentJar;
+  private Duration raft = Duration.ZERO;
+  private Duration wall = Duration.ZERO;
 
   private ClockControl(Path file, Path agentJar) {
     this.file = file;
@@ -30,7 +32,7 @@ public final class ClockControl {
   public static ClockControl in(Path dir, String name) throws IOException {
     Files.createDirectories(dir);
     ClockControl c = new ClockControl(dir.resolve(name + ".clock-offset-ms"), agentJar(dir));
-    c.set(Duration.ZERO);
+    c.write();
     return c;
   }
 
@@ -39,10 +41,21 @@ public final class ClockControl {
     return "-javaagent:" + agentJar + "=" + file;
   }
 
-  /** Sets the node's clock offset (negative: the clock jumped back); the agent reads it within 20 ms. */
-  public void set(Duration offset) throws IOException {
+  /** Sets the node's Raft clock offset (negative: the clock jumped back); the agent reads it within 20 ms. */
+  public synchronized void set(Duration offset) throws IOException {
+    raft = offset;
+    write();
+  }
+
+  /** Sets the node's wall clock offset (negative: the time of day jumped back). */
+  public synchronized void setWall(Duration offset) throws IOException {
+    wall = offset;
+    write();
+  }
+
+  private synchronized void write() throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, Long.toString(offset.toMillis()), StandardCharsets.UTF_8);
+    Files.writeString(tmp, raft.toMillis() + " " + wall.toMillis(), StandardCharsets.UTF_8);
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 

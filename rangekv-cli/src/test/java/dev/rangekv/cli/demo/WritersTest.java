@@ -14,7 +14,10 @@ class WritersTest {
       assertThat(key).as(p.name()).doesNotContain("\\x").contains("o0000042");
     }
     assertThat(Writers.reason("write outcome unknown, applied at most once: put key=\"\\x00\\x02ev\" attempts=3"))
-        .isEqualTo("write outcome unknown, applied at most once");
+        .isEqualTo("write outcome unknown, applied at most once (attempts=3)");
+    assertThat(Writers.reason("write outcome unknown, applied at most once: put key=\"k\" attempts=12 range=r7@3"
+        + " last=DuplicateTooOld: id below the floor trail=[n1 NotLeader]"))
+        .isEqualTo("write outcome unknown, applied at most once (attempts=12, last DuplicateTooOld)");
     assertThat(Writers.reason("deadline passed")).isEqualTo("deadline passed");
   }
 }

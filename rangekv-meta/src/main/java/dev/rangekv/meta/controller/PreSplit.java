@@ -31,8 +31,8 @@ import java.util.function.Supplier;
  * (on a cluster just started, the first range has one replica until the controller's repair reaches
  * it, and every child of a split is born on its parent's replicas: split first, and a thousand children
  * each waited for two replica copies), then splits at the given keys (or uniform points of the 8-byte
- * prefix space, {@link KeyCodec#uniformSplitPoints}) by bisection, splits of different ranges in
- * parallel (each reported and logged), then optionally scatters the
+ * prefix space, {@link KeyCodec#uniformSplitPoints}) in parallel chains, each splitting one range from its
+ * last point to its first (each split reported and logged), then optionally scatters the
  * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
  * on its planned nodes, and leadership moved to the first of them when the current leader is known.
  * All ranges involved stay held until the end, so no tick merges the new empty ranges meanwhile; the
@@ -44,6 +44,12 @@ final class PreSplit {
   static final int MAX_UNIFORM = 4096;
   /** Splits of one pre-split in flight at once (each on a different range). */
   static final int PARALLEL_SPLITS = 8;
+  /**
+   * Ranges split at once, each at its points one after another: every split wakes a new child, which
+   * stays awake for the fresh-range dormancy period, and eight chains made children faster than three
+   * nodes on two cores closed them (8,000 threads, splits stopped at 790 of 1,000).
+   */
+  static final int CHAINS = 4;
 
   private final MetaGroup meta;
   private final ControllerConfig config;
@@ -83,7 +89,7 @@ final class PreSplit {
     Explanation why = Explanation.of("admin pre-split").with("splitPoints", points.size()).build();
     Limiter limiter = new Limiter();
     CompletableFuture<?> chain = fullReplicas(lease, List.copyOf(containing), live)
-        .thenCompose(v -> new Bisection(points, lease, why, limiter).splitAll(0, points.size()));
+        .thenCompose(v -> new SplitChains(points, lease, why, limiter).splitAll());
     AtomicInteger moves = new AtomicInteger();
     if (plan.isPresent()) {
       chain = chain.thenCompose(v -> scatter(lease, points, plan.get(), moves, limiter));
@@ -102,32 +108,54 @@ final class PreSplit {
   }
 
   /**
-   * Splits at the points by bisection: the middle point first, then both halves at once (each half's
-   * points lie in a different range once the middle split is done), with at most {@link #PARALLEL_SPLITS}
-   * splits in flight. A sequential pre-split into n ranges took n - 1 split latencies; this takes about
-   * log2(n) plus (n - 1) / PARALLEL_SPLITS.
+   * Splits at the points in {@link #CHAINS} chains: the points are first bisected into that
+   * many chunks (the middle point first, then both halves at once: each half's points lie in a different
+   * range once the middle split is done), then each chunk's range is split at its points from the last
+   * to the first, all chunks at once. A split keeps the range's id and left part and gives the right part
+   * to a new range, so every split of a chain acts on the same range, awake with a settled leader: split
+   * in any other order, each split met a child whose first election had not ended ("not leader",
+   * retried 2 s later), and a child that waited its turn longer than the fresh-range dormancy period
+   * (10 s) had closed its group and had to be woken first (BENCHMARKS.md, "Pre-split into 1,000 ranges
+   * right after a start"). A sequential pre-split into n ranges took n - 1 split latencies; this takes
+   * about log2(CHAINS) plus (n - 1) / CHAINS.
    */
-  private final class Bisection {
+  private final class SplitChains {
     private final List<Key> points;
     private final OperatorQueue.Hold lease;
     private final Explanation why;
     private final Limiter limiter;
 
-    Bisection(List<Key> points, OperatorQueue.Hold lease, Explanation why, Limiter limiter) {
+    SplitChains(List<Key> points, OperatorQueue.Hold lease, Explanation why, Limiter limiter) {
       this.points = points;
       this.lease = lease;
       this.why = why;
       this.limiter = limiter;
     }
 
-    /** Splits at points[from, to), which all lie in one range once the splits around them are done. */
-    CompletableFuture<Void> splitAll(int from, int to) {
+    /** Splits at every point. */
+    CompletableFuture<Void> splitAll() {
+      return chunks(0, points.size(), CHAINS);
+    }
+
+    /** Splits at points[from, to), which all lie in one range once the splits around them are done, in {@code chains} chains. */
+    private CompletableFuture<Void> chunks(int from, int to, int chains) {
       if (from >= to) {
         return CompletableFuture.completedFuture(null);
       }
+      if (chains <= 1) {
+        return rightToLeft(from, to - 1);
+      }
       int mid = (from + to) >>> 1;
       return limiter.limited(() -> splitAt(points.get(mid)))
-          .thenCompose(v -> CompletableFuture.allOf(splitAll(from, mid), splitAll(mid + 1, to)));
+          .thenCompose(v -> CompletableFuture.allOf(chunks(from, mid, chains / 2), chunks(mid + 1, to, chains - chains / 2)));
+    }
+
+    /** Splits at points[i], then at points[i - 1] and so on down to points[from], one after another. */
+    private CompletableFuture<Void> rightToLeft(int from, int i) {
+      if (i < from) {
+        return CompletableFuture.completedFuture(null);
+      }
+      return limiter.limited(() -> splitAt(points.get(i))).thenCompose(v -> rightToLeft(from, i - 1));
     }
 
     private CompletableFuture<?> splitAt(Key p) {

@@ -168,6 +168,33 @@ class AdminOperationsTest {
   }
 
   @Test
+  void presplit_ofManyPoints_splitsEachOfFewRangesFromItsLastPointToItsFirst() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
+    for (int i = 1; i <= 63; i++) {
+      req.addSplitKeys(ProtoValues.bytes(k(i * 10)));
+    }
+
+    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+
+    assertThat(r.getRangesList()).hasSize(64);
+    h.assertMapMatchesCluster();
+    List<String> splits = c.calls().stream().filter(s -> s.startsWith("split")).toList();
+    assertThat(splits).hasSize(63);
+    Map<String, List<String>> byRange = new java.util.LinkedHashMap<>();
+    for (String s : splits) {
+      String[] parts = s.split(" at ", 2); // "split rN at KEY"
+      byRange.computeIfAbsent(parts[0], x -> new java.util.ArrayList<>()).add(parts[1]);
+    }
+    assertThat(byRange).as("a split keeps its range's left part: one range per chain is split again and"
+        + " again, never a child that just elected its first leader").hasSize(PreSplit.CHAINS);
+    byRange.forEach((range, keys) -> assertThat(keys).as(range + "'s split keys, right to left")
+        .isSortedAccordingTo(java.util.Comparator.<String>reverseOrder()));
+  }
+
+  @Test
   void presplit_ofARangeOnOneNode_addsItsReplicasFirst_soEveryChildIsBornWithThree() {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1"));

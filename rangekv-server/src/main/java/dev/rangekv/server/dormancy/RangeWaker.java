@@ -274,6 +274,9 @@ public final class RangeWaker {
   public void splitApplied(SplitRangeResponse split) {
     long parent = split.getLeft().getRangeId();
     long child = split.getRight().getRangeId();
+    // the parent is busy, though no client asked: a pre-split splits it again and again, and taken for
+    // idle (a fresh range) it went dormant between two splits and had to be woken for the next one
+    lastRequest.put(parent, clockMillis.getAsLong());
     RangeCommand noop = RangeCommand.newBuilder()
         .setHeader(RangeHeader.newBuilder().setRangeId(parent).setGeneration(split.getLeft().getGeneration()))
         .setDormancy(DormancyCommand.newBuilder().setDormant(false))

@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ public final class MetaNode implements AutoCloseable {
   private final ControllerConfig config;
   private final long moveBytesPerSecond;
   private final PeerChannels channels;
+  /** The time of day of the controller's ticks and of the stamps on meta entries: the node's wall clock. */
+  private final LongSupplier wallClock;
   private final MetaLocator locator;
   private final ScheduledExecutorService scheduler;
   private final ServerServiceDefinition redirect;
@@ -65,8 +68,9 @@ public final class MetaNode implements AutoCloseable {
       ServerServiceDefinition nodeService) {}
 
   public MetaNode(String nodeId, ControllerConfig config, long moveBytesPerSecond, PeerChannels channels,
-      Supplier<List<String>> seeds) {
+      Supplier<List<String>> seeds, LongSupplier wallClock) {
     this.nodeId = nodeId;
+    this.wallClock = wallClock;
     this.moveBytesPerSecond = moveBytesPerSecond;
     this.config = config;
     this.channels = channels;
@@ -234,11 +238,11 @@ public final class MetaNode implements AutoCloseable {
     MetaGroup group = pending.group();
     // the controller calls nodes through their admin API over this node's channels (TLS, cluster id)
     Controller controller = new Controller(group, channels::channel, config, StepTimeouts.DEFAULTS,
-        moveBytesPerSecond, System::currentTimeMillis);
-    ControllerLoop loop = new ControllerLoop(controller, System::currentTimeMillis);
-    MetaServiceImpl service = new MetaServiceImpl(group, controller, System::currentTimeMillis, scheduler);
+        moveBytesPerSecond, wallClock);
+    ControllerLoop loop = new ControllerLoop(controller, wallClock);
+    MetaServiceImpl service = new MetaServiceImpl(group, controller, wallClock, scheduler);
     pending.onApplied(service::mapChanged); // WatchRanges pushes each applied map change
-    MetaNodeServiceImpl nodeService = new MetaNodeServiceImpl(group, controller, System::currentTimeMillis);
+    MetaNodeServiceImpl nodeService = new MetaNodeServiceImpl(group, controller, wallClock);
     hosted = new Hosted(group, controller, loop, service.bindService(), nodeService.bindService());
     loop.start();
     log.info("meta replica hosted nodeId={}", nodeId);
@@ -285,7 +289,7 @@ public final class MetaNode implements AutoCloseable {
       }
       sleep(20);
     }
-    MetaChange change = new MetaChange.Bootstrap(ranges, nodes, System.currentTimeMillis());
+    MetaChange change = new MetaChange.Bootstrap(ranges, nodes, wallClock.getAsLong());
     try {
       group.propose(change).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -142,7 +142,8 @@ public final class RangeKvNode implements AutoCloseable {
       directory.onSpanDeleted(compactor::deleted);
       this.meta = config.meta().controller()
           .map(c -> new MetaNode(config.nodeId(), c, config.meta().moveBytesPerSecond(), channels,
-              () -> MetaLocator.candidateAddresses(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses())))
+              () -> MetaLocator.candidateAddresses(config.meta().seeds(), config.clientAddress(), directory.knownClientAddresses()),
+              WallClock::millis))
           .orElse(null);
       this.health = new NodeHealth(store, Optional.ofNullable(meta));
       this.executors = NodeExecutors.start(config.nodeId());
@@ -204,7 +205,7 @@ public final class RangeKvNode implements AutoCloseable {
           ProposalBuffers.Limits.forNode(config.tuning().nodeEntriesInFlight(), System.getProperties()), groupExecutor);
       RangeWaker.Node dormancyNode = new RangeWaker.Node(config.nodeId(), store, directory, consensus,
           new DormantGroups(consensus, directory), channels, gateway, groupExecutor,
-          System::currentTimeMillis);
+          WallClock::millis);
       this.waker = new RangeWaker(dormancyNode);
       gateway.onDormant(rangeId -> {
         if (DormancyRecord.dormantAt(store, rangeId).isEmpty() || directory.replicaRecord(rangeId).isEmpty()) {

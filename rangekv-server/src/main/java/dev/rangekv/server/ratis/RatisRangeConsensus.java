@@ -179,8 +179,11 @@ public final class RatisRangeConsensus implements RangeConsensus {
     List<Long> matches = new ArrayList<>();
     Map<String, Long> silence = new HashMap<>();
     Map<String, Long> commits = new HashMap<>();
-    if (info.isLeader()) {
-      for (long m : info.getFollowerMatchIndices()) {
+    // null when the division stepped down since isLeader(): a listing racing a leader transfer or a
+    // split's new leader threw NullPointerException at the client (a ListRanges call failing unknown)
+    long[] followerMatches = info.isLeader() ? info.getFollowerMatchIndices() : null;
+    if (followerMatches != null) {
+      for (long m : followerMatches) {
         matches.add(m);
       }
       for (ServerRpcProto f : info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {

@@ -17,8 +17,9 @@ import java.util.Optional;
  * batch as the write, and per client a floor below which ids are forgotten. A write costs one lookup
  * and one put whatever the number of remembered ids. Clients carry a low-water mark on every write
  * (every id below it has finished and will never be retried); the floor follows it in steps of {@link
- * #TRIM_STEP}, deleting the records passed. A client that sends no mark keeps the last {@link
- * #DEFAULT_WINDOW} ids. Functions of the entry's batch view only, so every replica decides alike.
+ * #TRIM_STEP}, deleting the records passed, and never lags the newest id by more than {@link
+ * #MARKED_WINDOW}. A client that sends no mark keeps the last {@link #DEFAULT_WINDOW} ids. Functions of
+ * the entry's batch view only, so every replica decides alike.
  *
  * <p>Field names: {@code dedupe/<client hex>/<request id, 16 hex digits>} for records (sorted by id),
  * {@code dedupe/<client hex>.floor} for the floor; both under {@link #PREFIX}, which splits copy to the
@@ -30,6 +31,16 @@ public final class DedupeTable {
 
   /** Request ids remembered per client and range for a client that sends no low-water mark. */
   public static final long DEFAULT_WINDOW = 1024;
+
+  /**
+   * Request ids remembered per client and range below the newest, for a client that sends its low-water
+   * mark: the mark decides, and this only bounds what an id leaked in flight could keep. It was {@link
+   * #DEFAULT_WINDOW}: with 256 writes in flight a write retried after a leader transfer came back after
+   * more than 1,024 newer ones, found itself forgotten (DUPLICATE_TOO_OLD) and failed as ambiguous (the
+   * demo's AMBIGUOUS_RESULT failures, BENCHMARKS.md, "Leader transfers in the demo"). 65,536 ids outlast
+   * a 10 s deadline at 6,000 writes per second from one client.
+   */
+  public static final long MARKED_WINDOW = 1 << 16;
 
   /** The floor moves in steps of at least this many ids, so a trim is rare and deletes many records. */
   public static final long TRIM_STEP = 64;
@@ -104,8 +115,8 @@ public final class DedupeTable {
   static void record(EntryBatch view, WriteId id, CommandResult result) {
     ByteString client = id.getClientId();
     view.localPut(recordField(view, client, id.getRequestId()), result.toByteArray());
-    long lowWater = Math.min(id.getRequestId(),
-        Math.max(id.getLowWater(), id.getRequestId() - DEFAULT_WINDOW));
+    long window = id.getLowWater() > 0 ? MARKED_WINDOW : DEFAULT_WINDOW;
+    long lowWater = Math.min(id.getRequestId(), Math.max(id.getLowWater(), id.getRequestId() - window));
     long floor = floor(view, client);
     if (lowWater - floor >= TRIM_STEP) {
       for (String field : view.localFields(recordField(view, client, floor), recordField(view, client, lowWater))) {

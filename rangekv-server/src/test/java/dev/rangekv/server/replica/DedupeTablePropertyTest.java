@@ -113,6 +113,26 @@ class DedupeTablePropertyTest {
   }
 
   @Test
+  void aWriteInFlight_isRememberedPastTheDefaultWindow_whileTheClientsMarkHoldsIt() {
+    long range = nextRange++;
+    EntryBatchRun run = new EntryBatchRun(store, range);
+    ByteString client = ByteString.copyFromUtf8("busy");
+    // id 1 is in flight (its first attempt's outcome unknown) while 3,072 newer writes apply
+    long n = DedupeTable.DEFAULT_WINDOW * 3;
+    for (long id = 2; id <= n; id++) {
+      DedupeTable.record(run.view(), WriteId.newBuilder().setClientId(client).setRequestId(id).setLowWater(1).build(),
+          result(true));
+      if (id % 100 == 0) {
+        run.commit();
+      }
+    }
+    run.commit();
+    assertThat(DedupeTable.floor(run.view(), client)).as("the floor never passes an in-flight id").isLessThanOrEqualTo(1);
+    WriteId retry = WriteId.newBuilder().setClientId(client).setRequestId(1).setLowWater(1).build();
+    assertThat(DedupeTable.seen(run.view(), retry)).as("the retry is applied, not refused as too old").isEmpty();
+  }
+
+  @Test
   void aClientWithoutLowWater_keepsABoundedWindow() {
     long range = nextRange++;
     EntryBatchRun run = new EntryBatchRun(store, range);
