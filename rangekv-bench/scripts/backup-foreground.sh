@@ -108,6 +108,7 @@ window() { # label, backup options... (label none: no backup)
   grep -E '^(==|   )' "$OUT/workload-$label-$ROUND.log" | sed 's/^/  /' || tail -5 "$OUT/workload-$label-$ROUND.log"
   for f in "$OUT"/backup-"$label"-*.log; do
     [ -f "$f" ] || continue
+    case $f in *-r[0-9]*.log) continue ;; esac # an earlier round's, already listed
     grep -h -- '-- backup' "$f" | sed "s/^[0-9.]* /  $label round $ROUND backup: /" || true
     mv "$f" "${f%.log}-r$ROUND.log"
   done
