@@ -1,6 +1,7 @@
 package dev.rangekv.cli.backup;
 
 import dev.rangekv.cli.cluster.ClusterCommand;
+import dev.rangekv.cli.cluster.KvSession;
 import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.cli.format.Table;
 import dev.rangekv.core.backup.KeySpan;
@@ -52,6 +53,7 @@ public final class BackupCreateCommand extends ClusterCommand {
     PeerChannels channels = PeerChannels.forCommand(64 << 20,
         options.tls().map(dev.rangekv.client.routing.NodeChannels::clientContext));
     try (MetaCalls meta = new MetaCalls(addresses, options.timeout(), options.tls());
+        KvSession kv = KvSession.open(addresses, options.timeout(), options.tls());
         Destination dest = Destinations.open(to, s3.settings())) {
       Optional<BackupRun.Base> base = Optional.empty();
       if (incrementalFrom != null) {
@@ -67,7 +69,8 @@ public final class BackupCreateCommand extends ClusterCommand {
           base = Optional.of(new BackupRun.Base(incrementalFrom, bm));
         }
       }
-      RangeExport export = new RangeExport(channels, dest, bytesPerSecond, System::currentTimeMillis);
+      RangeExport export = new RangeExport(channels, dest, bytesPerSecond, System::currentTimeMillis,
+          key -> kv.run(c -> c.getAsync(key))); // a wake: the read's outcome does not matter
       BackupRun run = new BackupRun(meta, export, dest, out(), System::currentTimeMillis, keys());
       BackupManifest m = run.run(new BackupRun.Settings(keys, clusterId(channels, addresses), version(), base));
       long secs = Math.max(1, m.getFinishedAtMillis() - m.getStartedAtMillis());

@@ -27,6 +27,11 @@ import java.util.function.LongSupplier;
 final class BackupRun {
   /** Rounds of planning before giving up on a cluster whose ranges keep changing under the run. */
   private static final int MAX_ROUNDS = 20;
+  /**
+   * How many ranges ahead of the export a range is woken. Waking a dormant range takes an election (about
+   * a second on 3 nodes), which one range's export at a time would wait for range after range.
+   */
+  static final int WAKE_AHEAD = 8;
 
   /**
    * What to back up and how.
@@ -72,8 +77,13 @@ final class BackupRun {
       ResumePlan plan = ResumePlan.of(Manifests.spans(done), cluster.spans(), s.span());
       List<BackupRange> kept = new ArrayList<>(plan.keep().stream().map(done::get).toList());
       int n = 0;
-      for (int i : plan.export()) {
-        RangeDescriptorProto d = cluster.ranges().get(i);
+      List<Integer> order = plan.export();
+      for (int j = 0; j < order.size(); j++) {
+        // the ranges WAKE_AHEAD places on are woken now: a dormant one elects while earlier ones export
+        for (int k = j == 0 ? 1 : j + WAKE_AHEAD; k <= j + WAKE_AHEAD && k < order.size(); k++) {
+          export.wake(cluster.ranges().get(order.get(k)));
+        }
+        RangeDescriptorProto d = cluster.ranges().get(order.get(j));
         BackupRange exported;
         try {
           exported = export.export(d, cluster.addresses(d), written -> reusable(s, written));

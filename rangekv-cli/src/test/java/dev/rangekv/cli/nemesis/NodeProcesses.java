@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * namespace on its own address (fixed ports). {@link #close()} kills every process this object started.
  * Thread-safe.
  */
-final class NodeProcesses implements AutoCloseable {
+public final class NodeProcesses implements AutoCloseable {
   /** One node's fixed identity: id, client and Raft addresses, data directory. */
   record Node(String id, String client, String raft, Path dataDir) {}
 
@@ -42,7 +42,7 @@ final class NodeProcesses implements AutoCloseable {
   private boolean closed;
 
   /** Nodes n1..nN on loopback with {@code --set} {@code settings} and further start {@code options}. */
-  NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings, List<String> options) throws IOException {
+  public NodeProcesses(Path dataRoot, Path logs, int n, List<String> settings, List<String> options) throws IOException {
     this(dataRoot, logs, ids(n), settings, java.util.Optional.empty(), id -> List.of(), options);
   }
 
@@ -82,20 +82,20 @@ final class NodeProcesses implements AutoCloseable {
     return ids;
   }
 
-  List<String> ids() {
+  public List<String> ids() {
     return List.copyOf(nodes.keySet());
   }
 
-  List<String> addresses() {
+  public List<String> addresses() {
     return nodes.values().stream().map(Node::client).toList();
   }
 
-  String cluster() {
+  public String cluster() {
     return String.join(",", addresses());
   }
 
   /** Starts node {@code id}; {@code join} empty bootstraps (only the first start of the first node). */
-  synchronized void start(String id, List<String> join) throws IOException {
+  public synchronized void start(String id, List<String> join) throws IOException {
     if (closed) {
       throw new IllegalStateException("closed: " + id + " is not started again");
     }
@@ -121,13 +121,13 @@ final class NodeProcesses implements AutoCloseable {
    * Restarts a killed node on its data directory, joining through every other node (so a restarted
    * bootstrap node never bootstraps again), and waits until it says it resumed.
    */
-  void restart(String id, Duration timeout) throws IOException, InterruptedException {
+  public void restart(String id, Duration timeout) throws IOException, InterruptedException {
     start(id, addresses().stream().filter(a -> !a.equals(nodes.get(id).client())).toList());
     awaitLog(id, "resumed from its data directory", timeout);
   }
 
   /** SIGKILL: the process gets no chance to flush or say goodbye. */
-  void kill(String id) throws InterruptedException {
+  public void kill(String id) throws InterruptedException {
     Process p = running.remove(id);
     if (p != null) {
       p.destroyForcibly(); // SIGKILL on Unix, also for a stopped process
@@ -162,7 +162,7 @@ final class NodeProcesses implements AutoCloseable {
     }
   }
 
-  String log(String id) {
+  public String log(String id) {
     Path log = currentLog.get(id);
     try {
       return log != null && Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
@@ -172,7 +172,7 @@ final class NodeProcesses implements AutoCloseable {
   }
 
   /** Waits (bounded) until node {@code id}'s current log contains {@code needle}; fails if it exits. */
-  void awaitLog(String id, String needle, Duration timeout) {
+  public void awaitLog(String id, String needle, Duration timeout) {
     // polling a log file; no event to wait on
     Await.until(timeout, Duration.ofMillis(200), id + ": '" + needle + "'", () -> {
       if (log(id).contains(needle)) {
