@@ -233,6 +233,9 @@ public final class RangeKvNode implements AutoCloseable {
       if (metrics != null) {
         undo.onFailure(metrics::close);
         directory.onApplied(metrics.raft()::applied);
+        if (multiRaft != null) {
+          metrics.bindMultiRaft(multiRaft::figures);
+        }
       }
       // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
       this.http = metrics == null ? null
