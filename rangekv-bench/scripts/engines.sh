@@ -6,8 +6,10 @@
 #
 #   engines.sh [RANGES...]        default: 1 8 64
 #
-# Environment: WARMUP (default 30s), DURATION (15s), THREADS (32), KEYS (20000), and three-nodes.sh's
-# RKV_DIR, RKV_PORT, RKV_JAR.
+# Environment: WARMUP (default 30s), DURATION (15s), THREADS (32), KEYS (20000), ENGINES (default
+# "ratis multiraft": the engines to run, alternating in order), EXTRA_NODE_OPTS (more `start` options, e.g.
+# "--dormant-after 1h" so that no range falls dormant while the cluster waits), and three-nodes.sh's
+# RKV_DIR, RKV_PORT, RKV_JAR, RKV_JAVA_OPTS (node JVM options, e.g. -Drangekv.multiraft.stripes=1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SCRIPT=rangekv-bench/scripts/three-nodes.sh
@@ -22,7 +24,9 @@ trap '$SCRIPT stop' EXIT
 run() { # engine ranges
   local engine=$1 n=$2
   echo "=== engine=$engine ranges=$n start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)"
-  RKV_NODE_OPTS="--engine $engine --set split.qps=1000000 --set rebalance.max-leader-transfers=0" $SCRIPT start
+  echo "jar $JAR node JVM options: ${RKV_JAVA_OPTS:-none} extra start options: ${EXTRA_NODE_OPTS:-none}"
+  RKV_NODE_OPTS="--engine $engine --set split.qps=1000000 --set rebalance.max-leader-transfers=0 ${EXTRA_NODE_OPTS:-}" \
+    $SCRIPT start
   $SCRIPT wait
   if [ "$n" -gt 1 ]; then
     local at
@@ -39,8 +43,13 @@ run() { # engine ranges
   $SCRIPT stop
 }
 
+read -r -a ENGINE_LIST <<< "${ENGINES:-ratis multiraft}"
 i=0
 for n in "${RANGES[@]}"; do
-  if [ $((i % 2)) -eq 0 ]; then run ratis "$n"; run multiraft "$n"; else run multiraft "$n"; run ratis "$n"; fi
+  if [ $((i % 2)) -eq 0 ]; then
+    for e in "${ENGINE_LIST[@]}"; do run "$e" "$n"; done
+  else
+    for ((k = ${#ENGINE_LIST[@]} - 1; k >= 0; k--)); do run "${ENGINE_LIST[k]}" "$n"; done
+  fi
   i=$((i + 1))
 done

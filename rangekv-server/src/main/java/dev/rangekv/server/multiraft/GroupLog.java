@@ -103,6 +103,7 @@ final class GroupLog implements RaftStore {
       appendedIndex = entry.getIndex();
       appendedTerm = Math.max(appendedTerm, entry.getTerm());
     }
+    stripe.appended.addAndGet(entries.size());
   }
 
   @Override

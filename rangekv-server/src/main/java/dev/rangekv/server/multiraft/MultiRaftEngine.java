@@ -156,6 +156,21 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     return engine;
   }
 
+  /** The runtime's counters since start, summed over the stripes. */
+  public RuntimeFigures figures() {
+    long[] f = new long[7];
+    for (Stripe s : stripes) {
+      f[0] += s.cycles.get();
+      f[1] += s.syncs.get();
+      f[2] += s.envelopes.get();
+      f[3] += s.messages.get();
+      f[4] += s.tasksRun.get();
+      f[5] += s.wakeups.get();
+      f[6] += s.appended.get();
+    }
+    return new RuntimeFigures(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+  }
+
   /** The stream service the node serves on its client port. */
   public BindableService service() {
     return service;

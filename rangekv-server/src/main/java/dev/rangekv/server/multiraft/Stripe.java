@@ -81,6 +81,12 @@ final class Stripe {
   final AtomicLong syncs = new AtomicLong();
   final AtomicLong envelopes = new AtomicLong();
   final AtomicLong messages = new AtomicLong();
+  /** Tasks run (queued ones, timers and those deferred past a sync). */
+  final AtomicLong tasksRun = new AtomicLong();
+  /** Times another thread woke the parked stripe. */
+  final AtomicLong wakeups = new AtomicLong();
+  /** Log entries its groups appended (as leader or follower). */
+  final AtomicLong appended = new AtomicLong();
 
   Stripe(String name, LogDb db, boolean syncWrites, Network network) {
     this.db = db;
@@ -138,6 +144,7 @@ final class Stripe {
   void submit(Runnable task) {
     tasks.add(task);
     if (parked) {
+      wakeups.incrementAndGet();
       LockSupport.unpark(thread);
     }
   }
@@ -234,6 +241,7 @@ final class Stripe {
   }
 
   private void run(Runnable task) {
+    tasksRun.incrementAndGet();
     try {
       task.run();
     } catch (RuntimeException e) {

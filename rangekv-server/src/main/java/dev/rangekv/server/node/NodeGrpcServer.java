@@ -54,12 +54,15 @@ final class NodeGrpcServer {
   /**
    * KV calls on a small fixed pool; admin and meta calls (some wait on Raft) keep gRPC's default. A call
    * stream's messages are read on the transport thread: its observer only hands each message's calls to
-   * the pool, so a second hop per message would buy nothing.
+   * the pool, so a second hop per message would buy nothing. The same holds for the multi-raft engine's
+   * peer streams: an envelope is decoded and handed to the stripes, nothing in it waits.
    */
   private record KvCallsOnPool(Executor kv) implements ServerCallExecutorSupplier {
     @Override
     public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
-      if (call.getMethodDescriptor().getFullMethodName().equals(KvServiceGrpc.getCallsMethod().getFullMethodName())) {
+      if (call.getMethodDescriptor().getFullMethodName().equals(KvServiceGrpc.getCallsMethod().getFullMethodName())
+          || call.getMethodDescriptor().getServiceName().equals(
+              dev.rangekv.proto.multiraft.MultiRaftTransportGrpc.SERVICE_NAME)) {
         return Runnable::run;
       }
       return call.getMethodDescriptor().getServiceName().equals(KvServiceGrpc.SERVICE_NAME) ? kv : null;

@@ -92,8 +92,11 @@ public final class RangeKvNode implements AutoCloseable {
   static final Duration DORMANCY_TICK = Duration.ofSeconds(1);
   /** How long a start waits for its Raft port to be free before it fails. */
   private static final Duration RAFT_PORT_WAIT = Duration.ofSeconds(10);
-  /** Stripe threads of the multi-raft engine: fixed, whatever the number of ranges. */
-  private static final int MULTIRAFT_STRIPES = 2;
+  /**
+   * Stripe threads of the multi-raft engine: fixed, whatever the number of ranges;
+   * {@code -Drangekv.multiraft.stripes=N} overrides it for experiments (BENCHMARKS.md).
+   */
+  private static final int MULTIRAFT_STRIPES = Math.max(1, Integer.getInteger("rangekv.multiraft.stripes", 2));
 
   private final NodeConfig config;
   private final NodeStore store;
@@ -234,6 +237,9 @@ public final class RangeKvNode implements AutoCloseable {
       if (metrics != null) {
         undo.onFailure(metrics::close);
         directory.onApplied(metrics.raft()::applied);
+        if (multiRaft != null) {
+          metrics.bindMultiRaft(multiRaft::figures);
+        }
       }
       // bound (not yet serving) before the heartbeats are built: they carry its address to the meta range
       this.http = metrics == null ? null

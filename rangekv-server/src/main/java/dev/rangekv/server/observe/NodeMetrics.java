@@ -32,6 +32,8 @@ public final class NodeMetrics implements AutoCloseable {
   private final ConsensusMeters raft;
   private volatile StoreStats lastStore = new StoreStats(0, 0, 0, 0, 0, 0);
   private volatile long lastStoreNanos;
+  /** Held here: a function counter references what it reads weakly. */
+  private volatile java.util.function.Supplier<dev.rangekv.server.multiraft.RuntimeFigures> multiRaftFigures;
 
   /** What the node's gauges read, sampled at scrape time. */
   public interface Source {
@@ -84,6 +86,27 @@ public final class NodeMetrics implements AutoCloseable {
       }
     }
     return lastStore;
+  }
+
+  /**
+   * The multi-raft runtime's counters ({@code rangekv.multiraft.*}), read at scrape time from
+   * {@code figures}; their rates over the write rate give cycles, syncs and messages per write.
+   */
+  public void bindMultiRaft(java.util.function.Supplier<dev.rangekv.server.multiraft.RuntimeFigures> figures) {
+    this.multiRaftFigures = figures;
+    runtimeCounter(figures, "cycles", "stripe cycles run", f -> f.cycles());
+    runtimeCounter(figures, "syncs", "synced Raft log writes", f -> f.syncs());
+    runtimeCounter(figures, "envelopes", "envelopes sent to peer nodes", f -> f.envelopes());
+    runtimeCounter(figures, "messages", "Raft messages sent to peer nodes", f -> f.messages());
+    runtimeCounter(figures, "tasks", "stripe tasks run", f -> f.tasks());
+    runtimeCounter(figures, "wakeups", "parked stripes woken by another thread", f -> f.wakeups());
+    runtimeCounter(figures, "appended", "Raft log entries appended", f -> f.appended());
+  }
+
+  private void runtimeCounter(java.util.function.Supplier<dev.rangekv.server.multiraft.RuntimeFigures> figures,
+      String name, String help, java.util.function.ToLongFunction<dev.rangekv.server.multiraft.RuntimeFigures> f) {
+    io.micrometer.core.instrument.FunctionCounter.builder("rangekv.multiraft." + name, figures,
+        s -> f.applyAsLong(s.get())).description(help).register(registry);
   }
 
   public MeterRegistry registry() {
