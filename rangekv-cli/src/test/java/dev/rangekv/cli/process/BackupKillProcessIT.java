@@ -9,13 +9,10 @@ import dev.rangekv.cli.cluster.MetaCalls;
 import dev.rangekv.cli.nemesis.NodeProcesses;
 import dev.rangekv.client.KeyValue;
 import dev.rangekv.core.backup.KeySpan;
-import dev.rangekv.core.cluster.ControllerConfig;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.GetMapRequest;
 import dev.rangekv.proto.GetMapResponse;
 import dev.rangekv.proto.RangeDescriptorProto;
-import dev.rangekv.server.node.LocalCluster;
-import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -28,127 +25,131 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGKILL during backup and restore: of a {@code backup create} process after its first range (the
- * backup verifies as incomplete, and the next {@code backup create} to the same place resumes it,
- * keeping what was written); and of a node process of a 3-node cluster, once while a backup streams a
- * range from it and once while a restore stages and ingests ranges (each range restored whole or not
- * at all, and every key restored once the node is back).
+ * SIGKILL during backup and restore on one cluster of 3 node processes (ranges k/NN/ of random values,
+ * written once): of a {@code backup create} process after its first range (the backup verifies as
+ * incomplete, and the next {@code backup create} to the same place resumes it, keeping what was
+ * written); and of a node process, once while a backup streams a range from it and once while a
+ * restore stages and ingests ranges (each range restored whole or not at all, and every key restored
+ * once the node is back). The tests run in order.
  */
 @Timeout(240)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BackupKillProcessIT {
   private static final Duration STEP = Duration.ofSeconds(90);
-  /** Ranges under k/ in the node-kill test, and keys of 16 KiB random values per range. */
+  /** Ranges under k/, and keys of 16 KiB random values per range. */
   private static final int RANGES = 12;
   private static final int KEYS_PER_RANGE = 8;
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
+  static NodeProcesses nodes;
+  /** What was written under k/, keyed by what follows k/. */
+  static Map<String, byte[]> written;
 
-  @Test
-  void aKilledBackup_isIncomplete_andCreateResumesIt() throws Exception {
-    try (LocalCluster cluster = LocalCluster.startZoned(List.of("z1"), dir.resolve("cluster"), RaftTuning.forTests(),
-        ControllerConfig.builder().build())) {
-      String address = cluster.config(0).clientAddress();
-      CliRun.ok(CliRun.of("presplit", "--at", "k/1,k/2,k/3", "--cluster", address));
-      try (KvSession kv = KvSession.open(List.of(address), Duration.ofSeconds(30))) {
-        kv.run(c -> {
-          SplittableRandom random = new SplittableRandom(7);
-          for (int r = 0; r < 4; r++) {
-            for (int i = 0; i < 12; i++) { // ~100 KiB of incompressible values per range
-              byte[] v = new byte[8 << 10];
-              random.nextBytes(v);
-              c.put(Key.utf8("k/" + r + "/" + i), v);
-            }
-          }
-          return null;
-        });
-      }
-      String uri = dir.resolve("backup").toUri().toString();
-      // 32 KB/s: a range takes about 3 s, so the kill lands between ranges 1 and 4
-      CliProcess backup = CliProcess.start(dir.resolve("backup.log"),
-          List.of("backup", "create", "--to", uri, "--span", "k/", "--rate", "32KB", "--cluster", address));
-      try {
-        backup.awaitOutput(out -> out.contains("[1/4]"), Duration.ofSeconds(90), "the first range written");
-      } finally {
-        backup.close(); // SIGKILL
-      }
-      assertThat(backup.output()).doesNotContain("-- backup ");
-      CliRun verify = CliRun.of("backup", "verify", uri);
-      assertThat(verify.exit()).isEqualTo(1);
-      assertThat(verify.out()).contains("incomplete");
+  @BeforeAll
+  static void start() throws Exception {
+    nodes = new NodeProcesses(dir.resolve("nodes"), Path.of("target", "backup-kill-logs"), 3,
+        List.of("controller.tick=1000"), List.of());
+    startThreeNodes(nodes);
+    written = writeRanges(nodes);
+  }
 
-      CliRun resume = CliRun.ok(CliRun.of("backup", "create", "--to", uri, "--span", "k/", "--cluster", address));
-      assertThat(resume.out()).containsPattern("resuming the backup at .*: [123] of its ranges already written")
-          .contains("-- backup ").doesNotContain("[4/4]");
-      assertThat(CliRun.ok(CliRun.of("backup", "verify", uri)).out()).startsWith("ok: 4 files");
+  @AfterAll
+  static void stop() {
+    if (nodes != null) {
+      nodes.close();
     }
   }
 
   @Test
+  @Order(1)
+  void aKilledBackup_isIncomplete_andCreateResumesIt() throws Exception {
+    String uri = dir.resolve("cli-kill-backup").toUri().toString();
+    // 128 KB/s: a range takes about a second, so the kill lands while most ranges are left
+    CliProcess backup = CliProcess.start(dir.resolve("cli-kill-backup.log"), List.of("backup", "create", "--to", uri,
+        "--span", "k/", "--rate", "128KB", "--cluster", nodes.cluster()));
+    try {
+      backup.awaitOutput(out -> out.contains("[1/" + RANGES + "]"), STEP, "the first range written");
+    } finally {
+      backup.close(); // SIGKILL
+    }
+    assertThat(backup.output()).doesNotContain("-- backup ");
+    CliRun verify = CliRun.of("backup", "verify", uri);
+    assertThat(verify.exit()).isEqualTo(1);
+    assertThat(verify.out()).contains("incomplete");
+
+    CliRun resume = CliRun.ok(CliRun.of("backup", "create", "--to", uri, "--span", "k/", "--cluster", nodes.cluster()));
+    assertThat(resume.out()).containsPattern("resuming the backup at .*: ([1-9]|1[01]) of its ranges already written")
+        .contains("-- backup ").doesNotContain("[" + RANGES + "/" + RANGES + "]");
+    assertThat(CliRun.ok(CliRun.of("backup", "verify", uri)).out()).startsWith("ok: " + RANGES + " files");
+  }
+
+  @Test
+  @Order(2)
   void aNodeKilledMidBackupAndMidRestore_leavesEveryRangeWholeOrAbsent_andTheRestoreCompletesWhenItIsBack()
       throws Exception {
     Path data = dir.resolve("nodes");
-    try (NodeProcesses nodes = new NodeProcesses(data, Path.of("target", "backup-kill-logs"), 3,
-        List.of("controller.tick=1000"), List.of())) {
-      startThreeNodes(nodes);
-      Map<String, byte[]> written = writeRanges(nodes);
-      String uri = dir.resolve("node-kill-backup").toUri().toString();
+    String uri = dir.resolve("node-kill-backup").toUri().toString();
 
-      // 1 MB/s: each range (~130 KB) streams for about 0.13 s from one node's export folder
-      InJvm backup = InJvm.start("backup", "create", "--to", uri, "--span", "k/", "--rate", "1MB", "--timeout", "30s",
-          "--cluster", nodes.cluster());
-      String streaming = awaitNode(nodes, data, backup, "transfers", n -> n.startsWith("out-"), "a range streaming");
-      nodes.kill(streaming); // the node whose export the backup is reading right now
-      CliRun midway = CliRun.of("backup", "verify", uri);
-      assertThat(midway.exit()).as(midway.toString()).isEqualTo(1);
-      assertThat(midway.out() + midway.err()).contains("incomplete");
-      CliRun first = backup.await(STEP);
-      System.out.println("backup-kill: killed " + streaming + " mid-export; backup " + first);
-      if (first.exit() != 0) { // gave up before the other replicas took over: resumed
-        assertThat(CliRun.ok(CliRun.of("backup", "create", "--to", uri, "--span", "k/", "--timeout", "30s",
-            "--cluster", nodes.cluster())).out()).contains("resuming the backup at");
-      }
-      assertThat(CliRun.ok(CliRun.of("backup", "verify", uri)).out()).startsWith("ok: " + RANGES + " files");
-      nodes.restart(streaming, STEP);
-
-      InJvm restore = InJvm.start("restore", "--from", uri, "--span", "k/", "--into-prefix", "r/", "--timeout", "30s",
-          "--cluster", nodes.cluster());
-      // a range restored, and another staged on a node, its ingest entry proposed or about to be
-      String staging = awaitNode(nodes, data, restore, "restores", n -> n.matches("r[0-9]+"), "a range staged");
-      nodes.kill(staging);
-      String atKill = restore.out();
-      CliRun interrupted = restore.await(STEP);
-      System.out.println("backup-kill: killed " + staging + " mid-restore; restore " + interrupted);
-      assertThat(atKill).as("the kill landed before the restore ended").doesNotContain("-- restored");
-
-      Map<String, byte[]> visible = scan(nodes, "r/");
-      java.util.Set<String> whole = new java.util.TreeSet<>();
-      for (int r = 0; r < RANGES; r++) {
-        String range = String.format("%02d/", r);
-        long n = visible.keySet().stream().filter(k -> k.startsWith(range)).count();
-        assertThat(n).as("keys of range %s visible after the kill (all or none)", range).isIn(0L, (long) KEYS_PER_RANGE);
-        if (n > 0) {
-          whole.add(range);
-        }
-      }
-      assertSameValues(visible, written, whole);
-      System.out.println("backup-kill: ranges whole after the kill " + whole);
-
-      nodes.restart(staging, STEP);
-      assertSameValues(scan(nodes, "r/"), written, whole);
-      if (interrupted.exit() != 0) { // the rest, over what the first run restored
-        CliRun.ok(CliRun.of("restore", "--from", uri, "--span", "k/", "--into-prefix", "r/", "--overwrite",
-            "--timeout", "30s", "--cluster", nodes.cluster()));
-      }
-      Map<String, byte[]> all = scan(nodes, "r/");
-      assertThat(all.keySet()).isEqualTo(written.keySet());
-      assertSameValues(all, written, all.keySet().stream().map(k -> k.substring(0, 3)).collect(
-          java.util.stream.Collectors.toSet()));
+    // 1 MB/s: each range (~130 KB) streams for about 0.13 s from one node's export folder
+    InJvm backup = InJvm.start("backup", "create", "--to", uri, "--span", "k/", "--rate", "1MB", "--timeout", "30s",
+        "--cluster", nodes.cluster());
+    String streaming = awaitNode(nodes, data, backup, "transfers", n -> n.startsWith("out-"), "a range streaming");
+    nodes.kill(streaming); // the node whose export the backup is reading right now
+    CliRun midway = CliRun.of("backup", "verify", uri);
+    assertThat(midway.exit()).as(midway.toString()).isEqualTo(1);
+    assertThat(midway.out() + midway.err()).contains("incomplete");
+    CliRun first = backup.await(STEP);
+    System.out.println("backup-kill: killed " + streaming + " mid-export; backup " + first);
+    if (first.exit() != 0) { // gave up before the other replicas took over: resumed
+      assertThat(CliRun.ok(CliRun.of("backup", "create", "--to", uri, "--span", "k/", "--timeout", "30s",
+          "--cluster", nodes.cluster())).out()).contains("resuming the backup at");
     }
+    assertThat(CliRun.ok(CliRun.of("backup", "verify", uri)).out()).startsWith("ok: " + RANGES + " files");
+    nodes.restart(streaming, STEP);
+
+    InJvm restore = InJvm.start("restore", "--from", uri, "--span", "k/", "--into-prefix", "r/", "--timeout", "30s",
+        "--cluster", nodes.cluster());
+    // a range restored, and another staged on a node, its ingest entry proposed or about to be
+    String staging = awaitNode(nodes, data, restore, "restores", n -> n.matches("r[0-9]+"), "a range staged");
+    nodes.kill(staging);
+    String atKill = restore.out();
+    CliRun interrupted = restore.await(STEP);
+    System.out.println("backup-kill: killed " + staging + " mid-restore; restore " + interrupted);
+    assertThat(atKill).as("the kill landed before the restore ended").doesNotContain("-- restored");
+
+    Map<String, byte[]> visible = scan(nodes, "r/");
+    java.util.Set<String> whole = new java.util.TreeSet<>();
+    for (int r = 0; r < RANGES; r++) {
+      String range = String.format("%02d/", r);
+      long n = visible.keySet().stream().filter(k -> k.startsWith(range)).count();
+      assertThat(n).as("keys of range %s visible after the kill (all or none)", range).isIn(0L, (long) KEYS_PER_RANGE);
+      if (n > 0) {
+        whole.add(range);
+      }
+    }
+    assertSameValues(visible, written, whole);
+    System.out.println("backup-kill: ranges whole after the kill " + whole);
+
+    nodes.restart(staging, STEP);
+    assertSameValues(scan(nodes, "r/"), written, whole);
+    if (interrupted.exit() != 0) { // the rest, over what the first run restored
+      CliRun.ok(CliRun.of("restore", "--from", uri, "--span", "k/", "--into-prefix", "r/", "--overwrite",
+          "--timeout", "30s", "--cluster", nodes.cluster()));
+    }
+    Map<String, byte[]> all = scan(nodes, "r/");
+    assertThat(all.keySet()).isEqualTo(written.keySet());
+    assertSameValues(all, written, all.keySet().stream().map(k -> k.substring(0, 3)).collect(
+        java.util.stream.Collectors.toSet()));
   }
 
   /** A CLI command running on a thread of this JVM, its output readable while it runs. */

@@ -3,11 +3,13 @@ package dev.rangekv.server.replica;
 import dev.rangekv.storage.NodeStore;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -52,25 +54,45 @@ public final class RestoreStaging {
       if (!Files.isDirectory(restore)) {
         continue;
       }
-      // read before its children go: deleting them touches the folder
-      boolean restoreOld = Files.getLastModifiedTime(restore).toInstant().isBefore(expiredBefore);
-      for (Path range : list(restore)) {
-        boolean old = Files.getLastModifiedTime(range).toInstant().isBefore(expiredBefore);
-        boolean part = range.getFileName().toString().endsWith(".part");
-        if (part && (atStart || old)) {
-          deleteTree(range);
-          partial++;
-        } else if (!part && old) {
-          deleteTree(range);
-          expired++;
+      try {
+        // read before its children go: deleting them touches the folder
+        boolean restoreOld = Files.getLastModifiedTime(restore).toInstant().isBefore(expiredBefore);
+        for (Path range : list(restore)) {
+          Optional<Boolean> old = olderThan(range, expiredBefore);
+          boolean part = range.getFileName().toString().endsWith(".part");
+          if (old.isEmpty()) {
+            continue; // gone since the listing: a staging running beside this sweep completed or failed
+          }
+          if (part && (atStart || old.get())) {
+            deleteTree(range);
+            partial++;
+          } else if (!part && old.get()) {
+            deleteTree(range);
+            expired++;
+          }
         }
-      }
-      if ((atStart || restoreOld) && list(restore).isEmpty()) {
-        Files.deleteIfExists(restore);
-        empty++;
+        if ((atStart || restoreOld) && list(restore).isEmpty()) {
+          Files.deleteIfExists(restore);
+          empty++;
+        }
+      } catch (NoSuchFileException e) {
+        // the restore's folder went since the listing (another sweep): nothing left to sweep there
       }
     }
     return new Swept(partial, expired, empty);
+  }
+
+  /**
+   * Whether {@code path} was last modified before {@code instant}; empty when it no longer exists. A
+   * sweep runs as each staging starts, beside other stagings of the node that rename their
+   * {@code .part} folder into place or delete it: a folder listed a moment ago may be gone.
+   */
+  private static Optional<Boolean> olderThan(Path path, Instant instant) throws IOException {
+    try {
+      return Optional.of(Files.getLastModifiedTime(path).toInstant().isBefore(instant));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
   }
 
   /** The node-start sweep of {@code store}'s restores folder; logs what it deleted, never fails the start. */

@@ -56,6 +56,21 @@ class RestoreStagingTest {
   }
 
   @Test
+  void aRunningSweep_skipsAStagingThatWentSinceTheListing_andSweepsTheRest() throws IOException {
+    Instant now = Instant.now();
+    Path fresh = staged("restore-a", "r1", now);
+    // what another staging's rename leaves a sweep beside it: a name listed that no longer resolves
+    Files.createSymbolicLink(root.resolve("restore-a").resolve("r2.part"), root.resolve("restore-a").resolve("gone"));
+    Path old = staged("restore-a", "r7", now.minus(Duration.ofDays(8)));
+
+    RestoreStaging.Swept swept = RestoreStaging.sweep(root, now.minus(RestoreStaging.EXPIRY), false);
+
+    assertThat(swept).isEqualTo(new RestoreStaging.Swept(0, 1, 0));
+    assertThat(fresh).isDirectory();
+    assertThat(old).doesNotExist();
+  }
+
+  @Test
   void aSweepOfANodeThatNeverRestored_doesNothing() throws IOException {
     assertThat(RestoreStaging.sweep(root.resolve("restores"), Instant.now(), true))
         .isEqualTo(new RestoreStaging.Swept(0, 0, 0));
