@@ -16,18 +16,24 @@ import java.util.function.Supplier;
  * a fake clock, so that a merge that retries runs on the test's thread, step by step.
  */
 public record Scheduling(Executor executor, ScheduledExecutorService timer, LongSupplier nanoTime) {
-  /** {@code next} after {@code millis}, on the executor: a pause that holds no thread. */
+  /**
+   * {@code next} after {@code millis}, on the executor: a pause that holds no thread. The result is handed
+   * on from {@code next}'s future on the executor, not on the completing thread: a poll of thousands of
+   * such steps (each the next one's {@code next}) would otherwise complete them all in one nested call,
+   * overflow that thread's stack and lose the outcome (a merge's abort never arrived, {@code
+   * SchedulingTest}).
+   */
   <T> CompletableFuture<T> later(long millis, Supplier<CompletableFuture<T>> next) {
     CompletableFuture<T> out = new CompletableFuture<>();
     timer.schedule(() -> executor.execute(() -> {
       try {
-        next.get().whenComplete((v, e) -> {
+        next.get().whenCompleteAsync((v, e) -> {
           if (e != null) {
             out.completeExceptionally(e);
           } else {
             out.complete(v);
           }
-        });
+        }, executor);
       } catch (RuntimeException e) {
         out.completeExceptionally(e);
       }
