@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The safety run of dormancy (docs/decisions/0005-dormant-ranges.md): a 3-node cluster is split into {@value #RANGES} ranges (or
- * {@code -Drangekv.manyRanges=N}; 100 take about 80 s on two shared cores, 300 about 3 minutes, BENCHMARKS.md) by
+ * {@code -Drangekv.manyRanges=N}; 200 take 2-3 minutes on two shared cores, BENCHMARKS.md) by
  * {@value #SPLITTERS} threads at once while two writers write random keys over the whole keyspace, so
  * ranges keep going dormant (2 s idle) and being woken by writes, by further splits and by a node that is
  * stopped in the middle of the splits and restarted after them; every acknowledged write then reads back,
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 class ManyDormantRangesIT {
   private static final Logger log = LoggerFactory.getLogger(ManyDormantRangesIT.class);
-  private static final int RANGES = 100;
+  private static final int RANGES = 200;
   private static final int SPLITTERS = 3;
   /** Threads reading every range back (each first read of a dormant range waits for its wake). */
   private static final int VERIFIERS = 4;
