@@ -119,14 +119,7 @@ class DedupeTablePropertyTest {
     ByteString client = ByteString.copyFromUtf8("busy");
     // id 1 is in flight (its first attempt's outcome unknown) while 3,072 newer writes apply
     long n = DedupeTable.DEFAULT_WINDOW * 3;
-    for (long id = 2; id <= n; id++) {
-      DedupeTable.record(run.view(), WriteId.newBuilder().setClientId(client).setRequestId(id).setLowWater(1).build(),
-          result(true));
-      if (id % 100 == 0) {
-        run.commit();
-      }
-    }
-    run.commit();
+    recordAll(run, client, 2, n, 1);
     assertThat(DedupeTable.floor(run.view(), client)).as("the floor never passes an in-flight id").isLessThanOrEqualTo(1);
     WriteId retry = WriteId.newBuilder().setClientId(client).setRequestId(1).setLowWater(1).build();
     assertThat(DedupeTable.seen(run.view(), retry)).as("the retry is applied, not refused as too old").isEmpty();
@@ -138,13 +131,7 @@ class DedupeTablePropertyTest {
     EntryBatchRun run = new EntryBatchRun(store, range);
     ByteString client = ByteString.copyFromUtf8("legacy");
     long n = DedupeTable.DEFAULT_WINDOW * 3;
-    for (long id = 1; id <= n; id++) {
-      DedupeTable.record(run.view(), WriteId.newBuilder().setClientId(client).setRequestId(id).build(), result(true));
-      if (id % 100 == 0) {
-        run.commit();
-      }
-    }
-    run.commit();
+    recordAll(run, client, 1, n, 0);
     long records = store.localScan(range, DedupeTable.clientPart(client) + "/").size();
     assertThat(records).isBetween(DedupeTable.DEFAULT_WINDOW, DedupeTable.DEFAULT_WINDOW + DedupeTable.TRIM_STEP);
     WriteId old = WriteId.newBuilder().setClientId(client).setRequestId(1).build();
@@ -229,5 +216,20 @@ class DedupeTablePropertyTest {
         view = null;
       }
     }
+  }
+
+  /**
+   * Records ids {@code from..to} of {@code client} as applied, each carrying {@code lowWater} (0: the client
+   * sends no mark), committing every 100 ids.
+   */
+  private static void recordAll(EntryBatchRun run, ByteString client, long from, long to, long lowWater) {
+    for (long id = from; id <= to; id++) {
+      DedupeTable.record(run.view(), WriteId.newBuilder().setClientId(client).setRequestId(id).setLowWater(lowWater)
+          .build(), result(true));
+      if (id % 100 == 0) {
+        run.commit();
+      }
+    }
+    run.commit();
   }
 }
