@@ -151,12 +151,20 @@ public sealed interface OpStep {
    * Split at {@code key}, or at the store's byte midpoint when empty. The range keeps its id and the
    * left half; finished when its end is no longer {@code originalEnd} at a generation above {@code
    * generation} (the generation it was planned at). {@code cause} is why it splits (kept in the split's event).
+   * With {@code childDormant} the new right half is born dormant: no replica opens its Raft group until
+   * something needs it (a pre-split's children, docs/architecture.md, "Life of a split").
    */
-  record SplitAt(Optional<Key> key, RangeEnd originalEnd, long generation, SplitCause cause) implements OpStep {
+  record SplitAt(Optional<Key> key, RangeEnd originalEnd, long generation, SplitCause cause, boolean childDormant)
+      implements OpStep {
     public SplitAt {
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(originalEnd, "originalEnd");
       Objects.requireNonNull(cause, "cause");
+    }
+
+    /** A split whose child is born awake (its group opened on every replica at once). */
+    public SplitAt(Optional<Key> key, RangeEnd originalEnd, long generation, SplitCause cause) {
+      this(key, originalEnd, generation, cause, false);
     }
 
     @Override

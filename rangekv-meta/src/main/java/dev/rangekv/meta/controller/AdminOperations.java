@@ -52,9 +52,15 @@ final class AdminOperations {
   /** Splits the range {@code id} (as the meta view has it now) at {@code key} or the store's midpoint. */
   CompletableFuture<RangeDescriptor> splitOp(OperatorQueue.Hold hold, long id, Optional<Key> key,
       SplitCause cause, Explanation why) {
+    return splitOp(hold, id, key, cause, false, why);
+  }
+
+  /** A split whose right half is born dormant when {@code childDormant} (see {@link OpStep.SplitAt}). */
+  CompletableFuture<RangeDescriptor> splitOp(OperatorQueue.Hold hold, long id, Optional<Key> key,
+      SplitCause cause, boolean childDormant, Explanation why) {
     RangeDescriptor d = descriptor(id);
-    return run(hold, id, OperatorKind.ADMIN_SPLIT, List.of(new OpStep.SplitAt(key, d.end(), d.generation(), cause)),
-        why);
+    return run(hold, id, OperatorKind.ADMIN_SPLIT,
+        List.of(new OpStep.SplitAt(key, d.end(), d.generation(), cause, childDormant)), why);
   }
 
   /** Moves one replica (from a dead source: add and remove; from a live one: add, leadership off, remove). */

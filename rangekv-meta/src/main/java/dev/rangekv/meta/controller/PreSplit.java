@@ -146,7 +146,8 @@ final class PreSplit {
         return rightToLeft(from, to - 1);
       }
       int mid = (from + to) >>> 1;
-      return limiter.limited(() -> splitAt(points.get(mid)))
+      // this split's right half is the range the next chain splits: born awake, with a leader ready
+      return limiter.limited(() -> splitAt(points.get(mid), false))
           .thenCompose(v -> CompletableFuture.allOf(chunks(from, mid, chains / 2), chunks(mid + 1, to, chains - chains / 2)));
     }
 
@@ -155,15 +156,22 @@ final class PreSplit {
       if (i < from) {
         return CompletableFuture.completedFuture(null);
       }
-      return limiter.limited(() -> splitAt(points.get(i))).thenCompose(v -> rightToLeft(from, i - 1));
+      return limiter.limited(() -> splitAt(points.get(i), true)).thenCompose(v -> rightToLeft(from, i - 1));
     }
 
-    private CompletableFuture<?> splitAt(Key p) {
+    /**
+     * Splits at {@code p}; with {@code childDormant} the right half, which this pre-split splits no
+     * further, is born dormant: no replica opens its group until a request or an operator step needs it.
+     * Born awake, each of a thousand children opened a group on all three nodes (~4 threads each per
+     * node), idled 10 s and closed again: load 60-90 on two cores, 3m27s for 1,000 ranges
+     * (BENCHMARKS.md, "Pre-split into 1,000 ranges right after a start").
+     */
+    private CompletableFuture<?> splitAt(Key p, boolean childDormant) {
       RangeDescriptor d = meta.view().lookup(p);
       if (d.start().equals(p)) {
         return CompletableFuture.completedFuture(null); // already a boundary
       }
-      return ops.splitOp(lease, d.rangeId(), Optional.of(p), SplitCause.PRESPLIT, why);
+      return ops.splitOp(lease, d.rangeId(), Optional.of(p), SplitCause.PRESPLIT, childDormant, why);
     }
   }
 

@@ -209,7 +209,7 @@ final class StepCalls {
       return Optional.of(transfer(stub, header, to));
     }
     if (step instanceof OpStep.SplitAt s) {
-      SplitRangeRequest.Builder b = SplitRangeRequest.newBuilder().setHeader(header);
+      SplitRangeRequest.Builder b = SplitRangeRequest.newBuilder().setHeader(header).setChildDormant(s.childDormant());
       s.key().ifPresent(k -> b.setSplitKey(ProtoValues.bytes(k)));
       // each attempt takes a fresh id: a retry after a lost answer either loses to the split that applied
       // (the generation check) or is the only one; an id that names no range is a gap

@@ -269,7 +269,8 @@ public final class RangeWaker {
    * child's replica here runs out its first-election timeout against peers that do not exist yet and
    * falls back to a full election timeout. So the leader appends an empty entry at once (a wake record:
    * it carries the new commit index to the followers) and, once it committed, wakes the child here,
-   * which asks its peers to open it and stands for election as soon as a majority runs it.
+   * which asks its peers to open it and stands for election as soon as a majority runs it. A child born
+   * dormant (a pre-split's) is left closed: the first request, operator step or peer's wake opens it.
    */
   public void splitApplied(SplitRangeResponse split) {
     long parent = split.getLeft().getRangeId();
@@ -277,6 +278,10 @@ public final class RangeWaker {
     // the parent is busy, though no client asked: a pre-split splits it again and again, and taken for
     // idle (a fresh range) it went dormant between two splits and had to be woken for the next one
     lastRequest.put(parent, clockMillis.getAsLong());
+    if (directory.replica(child).isEmpty() && DormancyRecord.dormantAt(store, child).isPresent()) {
+      log.debug("split child born dormant rangeId={} childRangeId={}", parent, child);
+      return;
+    }
     RangeCommand noop = RangeCommand.newBuilder()
         .setHeader(RangeHeader.newBuilder().setRangeId(parent).setGeneration(split.getLeft().getGeneration()))
         .setDormancy(DormancyCommand.newBuilder().setDormant(false))

@@ -24,6 +24,18 @@ public final class DormancyRecord {
         .orElse(OptionalLong.empty());
   }
 
+  /**
+   * The mark of a range born dormant (a split's child, {@code SplitCommand.child_dormant}): dormant since
+   * before its first entry, so any entry its group applies once woken counts as after the mark (the
+   * leader then records the wake, see {@code dormancy.DormancyTicker}).
+   */
+  public static final long BORN_DORMANT = -1;
+
+  /** Records {@code rangeId} as born dormant into {@code batch} (with the range's own record). */
+  public static void bornDormant(long rangeId, WriteBatchBuilder batch) {
+    batch.localPut(rangeId, FIELD, ByteBuffer.allocate(8).putLong(BORN_DORMANT).array());
+  }
+
   /** Applies {@code cmd} at {@code index} into {@code batch}, synced: the mark must survive a crash. */
   static CommandResult apply(long rangeId, DormancyCommand cmd, long term, long index, WriteBatchBuilder batch) {
     if (cmd.getDormant()) {

@@ -285,8 +285,9 @@ public final class RangeReplica {
     applied.deletedSpans().forEach(span -> host.spanDeleted(span.lo(), span.hi()));
     applied.split().ifPresent(split -> {
       descriptor = split.parent();
-      log.info("range split rangeId={} childRangeId={} splitKey={} generation={} index={}",
-          rangeId, split.child().rangeId(), split.child().start(), split.parent().generation(), index);
+      log.info("range split rangeId={} childRangeId={} splitKey={} generation={} index={} childDormant={}",
+          rangeId, split.child().rangeId(), split.child().start(), split.parent().generation(), index,
+          split.childBornDormant());
       host.splitApplied(split);
     });
     applied.change().ifPresent(change -> {
@@ -313,6 +314,9 @@ public final class RangeReplica {
 
   private Applied applySplit(Entry e) {
     SplitOutcome split = SplitApplier.apply(store, e.descriptor(), e.cmd().getSplit(), e.term(), e.index(), e.batch());
+    if (split.childBornDormant()) {
+      DormancyRecord.bornDormant(split.child().rangeId(), e.batch());
+    }
     return new Applied(split.result(), Optional.of(split), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
   }
 

@@ -72,7 +72,8 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;
     }
-    splits.split(request.getHeader(), request.getSplitKey(), request.getChildRangeId()).whenComplete((r, e) -> {
+    splits.split(request.getHeader(), request.getSplitKey(), request.getChildRangeId(), request.getChildDormant())
+        .whenComplete((r, e) -> {
       if (e == null) {
         out.onNext(r);
         out.onCompleted();

@@ -23,7 +23,9 @@ import java.util.Map;
  * into one synced batch: the parent shrinks to {@code [start, splitKey)} at generation + 1 with the
  * applied index; the child {@code [splitKey, end)} is recorded at generation + 1 with applied index 0,
  * its replicas, and a copy of the parent's dedupe records (a write retried after the split must not
- * apply twice in the child). Idempotent on replay: an existing child record is never overwritten,
+ * apply twice in the child). A split asked to give a dormant child ({@code child_dormant}, a pre-split's)
+ * has the child's dormancy mark recorded in the same batch (see {@link SplitOutcome}), so no replica opens
+ * its group until a wake does. Idempotent on replay: an existing child record is never overwritten,
  * since the child may have split again since.
  */
 public final class SplitApplier {
@@ -34,8 +36,14 @@ public final class SplitApplier {
 
   private SplitApplier() {}
 
-  /** The parent and child after a split, and the reply. */
-  public record SplitOutcome(RangeDescriptor parent, RangeDescriptor child, List<RaftReplica> peers, CommandResult result) {
+  /**
+   * The parent and child after a split, and the reply. {@code childBornDormant}: the child was recorded
+   * by this apply and the split asked for it dormant; the caller adds its dormancy mark to the same batch
+   * (the mark's format belongs to {@code replica.DormancyRecord}), so no replica ever sees the child
+   * without it and none creates its group.
+   */
+  public record SplitOutcome(RangeDescriptor parent, RangeDescriptor child, List<RaftReplica> peers, CommandResult result,
+      boolean childBornDormant) {
     public SplitOutcome {
       peers = List.copyOf(peers);
     }
@@ -55,7 +63,8 @@ public final class SplitApplier {
     RangeDescriptor right = new RangeDescriptor(split.getChildRangeId(), at, parent.end(), nodes, generation);
 
     batch.putRangeState(new RangeLocalState(left, term, index));
-    if (store.rangeState(right.rangeId()).isEmpty()) {
+    boolean recorded = store.rangeState(right.rangeId()).isEmpty();
+    if (recorded) {
       batch.putRangeState(new RangeLocalState(right, 0, 0));
       batch.localPut(right.rangeId(), REPLICAS_FIELD,
           RaftReplicaList.newBuilder().addAllReplicas(split.getPeersList()).build().toByteArray());
@@ -72,7 +81,8 @@ public final class SplitApplier {
             .setLeft(ProtoValues.descriptor(left, addresses::get))
             .setRight(ProtoValues.descriptor(right, addresses::get))
             .build();
-    return new SplitOutcome(left, right, split.getPeersList(), CommandResult.newBuilder().setSplit(reply).build());
+    return new SplitOutcome(left, right, split.getPeersList(), CommandResult.newBuilder().setSplit(reply).build(),
+        recorded && split.getChildDormant());
   }
 
   /** The ids of ranges split off {@code rangeId} on this node, oldest first. */

@@ -52,6 +52,15 @@ public final class SplitProposer {
    * SplitRefusedException} before proposing, or with the refusal the proposal got.
    */
   public CompletableFuture<SplitRangeResponse> split(RangeHeader header, ByteString splitKey, long childRangeId) {
+    return split(header, splitKey, childRangeId, false);
+  }
+
+  /**
+   * As {@link #split(RangeHeader, ByteString, long)}; with {@code childDormant} the right half is born
+   * dormant (recorded dormant with its record; no replica opens its group until something wakes it).
+   */
+  public CompletableFuture<SplitRangeResponse> split(RangeHeader header, ByteString splitKey, long childRangeId,
+      boolean childDormant) {
     long rangeId = header.getRangeId();
     ByteString at;
     List<RaftReplica> peers;
@@ -78,7 +87,8 @@ public final class SplitProposer {
     }
     CompletableFuture<Long> childId = childRangeId != 0 ? CompletableFuture.completedFuture(childRangeId) : ids.next();
     return childId.thenCompose(id -> host.propose(RangeCommand.newBuilder().setHeader(header)
-            .setSplit(SplitCommand.newBuilder().setSplitKey(at).setChildRangeId(id).addAllPeers(peers)).build()))
+            .setSplit(SplitCommand.newBuilder().setSplitKey(at).setChildRangeId(id).addAllPeers(peers)
+                .setChildDormant(childDormant)).build()))
         .thenApply(r -> {
           if (r.hasSplit()) {
             applied.accept(r.getSplit());
