@@ -45,6 +45,15 @@ public record DormancyPolicy(long idleMillis, long freshIdleMillis) {
     return idleMillis > 0;
   }
 
+  /**
+   * Whether a split's new child is born dormant (no replica opens its group until something wakes it)
+   * when its split {@code asked} for it (a pre-split's splits do): only while dormancy is on, since with
+   * dormancy off no range is ever dormant, and a born-dormant child would pay a wake on its first request.
+   */
+  public boolean childBornDormant(boolean asked) {
+    return asked && enabled();
+  }
+
   /** The outcome for one range at {@code nowMillis}: sleep, or why not. */
   public Verdict decide(RangeActivity a, long nowMillis) {
     if (!enabled()) {

@@ -70,6 +70,15 @@ class DormancyPolicyPropertyTest {
   }
 
   @Test
+  void aChild_isBornDormant_exactlyWhenItsSplitAsks_andDormancyIsOn() {
+    Property.named("born dormant = asked and dormancy on").cases(200).sizes(0, 10).check(gen -> {
+      Case c = randomCase(gen);
+      boolean asked = gen.chance(0.5);
+      assertThat(c.policy().childBornDormant(asked)).as("%s asked=%s", c, asked).isEqualTo(asked && c.idleMillis() > 0);
+    });
+  }
+
+  @Test
   void aSleepingVerdict_holdsLaterWhileNothingHappens() {
     Property.named("sleep is stable without requests").cases(1000).sizes(0, 30).check(gen -> {
       Case c = randomCase(gen);

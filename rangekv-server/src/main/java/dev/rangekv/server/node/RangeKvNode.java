@@ -217,8 +217,9 @@ public final class RangeKvNode implements AutoCloseable {
         waker.wake(rangeId, true);
         return true;
       });
+      DormancyPolicy dormancyPolicy = new DormancyPolicy(config.tuning().dormantAfter().toMillis());
       DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
-          new DormancyPolicy(config.tuning().dormantAfter().toMillis()), config.tuning().rpcTimeoutMin(),
+          dormancyPolicy, config.tuning().rpcTimeoutMin(),
           config.tuning().rpcTimeoutMax().multipliedBy(2)), executors.closes());
       directory.onDormancyApplied(dormancy::applied);
       dormancy.start(DORMANCY_TICK);
@@ -258,7 +259,7 @@ public final class RangeKvNode implements AutoCloseable {
                   new ReplicaListing(config.nodeId(), consensus, directory, store)).bindService(),
               new NodeAdminServiceImpl(limits, changes, merges, new SplitProposer(new NodeSplitHost(directory,
                   gateway), store, meta != null ? meta.rangeIds(moveExecutor) : RangeIdSource.absent(),
-                  waker::splitApplied)).bindService(),
+                  waker::splitApplied), dormancyPolicy).bindService(),
               new ReplicaServiceImpl(local, source, gateway, moveExecutor, this::prepareMetaReplica)
                   .onWake(rangeId -> waker.wake(rangeId, false).handle((v, e) -> e == null))
                   .onOpen(waker::openForPeer).bindService(),

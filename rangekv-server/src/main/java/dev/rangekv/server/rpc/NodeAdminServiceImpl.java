@@ -1,5 +1,6 @@
 package dev.rangekv.server.rpc;
 
+import dev.rangekv.core.dormancy.DormancyPolicy;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.admin.AddReplicaRequest;
 import dev.rangekv.proto.admin.ChangeReplicasResponse;
@@ -30,12 +31,16 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
   private final ReplicaChanges changes;
   private final MergeCoordinator merges;
   private final SplitProposer splits;
+  private final DormancyPolicy dormancy;
 
-  public NodeAdminServiceImpl(InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, SplitProposer splits) {
+  /** {@code dormancy}: this node's policy, which says whether a split asked for a dormant child gets one. */
+  public NodeAdminServiceImpl(InputLimits limits, ReplicaChanges changes, MergeCoordinator merges, SplitProposer splits,
+      DormancyPolicy dormancy) {
     this.limits = limits;
     this.changes = changes;
     this.merges = merges;
     this.splits = splits;
+    this.dormancy = dormancy;
   }
 
   /** Adds a replica (on the range's leader): see {@code move.ReplicaChanges}. */
@@ -72,7 +77,8 @@ public final class NodeAdminServiceImpl extends NodeAdminServiceGrpc.NodeAdminSe
       out.onError(RangeKvErrors.toStatusException(bad.get()));
       return;
     }
-    splits.split(request.getHeader(), request.getSplitKey(), request.getChildRangeId(), request.getChildDormant())
+    splits.split(request.getHeader(), request.getSplitKey(), request.getChildRangeId(),
+            dormancy.childBornDormant(request.getChildDormant()))
         .whenComplete((r, e) -> {
       if (e == null) {
         out.onNext(r);

@@ -3,6 +3,12 @@ package dev.rangekv.server.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.key.Key;
+import dev.rangekv.proto.RangeDescriptorProto;
+import dev.rangekv.proto.admin.SplitRangeRequest;
+import dev.rangekv.proto.admin.SplitRangeResponse;
+import dev.rangekv.proto.convert.ProtoValues;
+import dev.rangekv.server.move.NodeAdminClient;
+import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
@@ -23,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Idle ranges go dormant (every replica closes its group, storage kept), the first request wakes them
  * and is answered, writes during and after a wake are kept, a replica down while its range was dormant
- * catches up after the range woke, and a restart leaves dormant ranges closed.
+ * catches up after the range woke, and a restart leaves dormant ranges closed. A pre-split's children
+ * are born dormant and serve, merge and move once woken.
  */
 class DormantRangeIT {
   private static final int RANGES = 4;
@@ -99,6 +106,83 @@ class DormantRangeIT {
         assertAllRead(router, written);
       }
     }
+  }
+
+  /**
+   * A pre-split's children are born dormant (docs/architecture.md, "Life of a split"): no replica opens a
+   * child's group at the split. A request wakes one and is answered at once, and woken children merge
+   * and move like any range, every write kept.
+   */
+  @Test
+  @Timeout(180)
+  void childrenBornDormant_openNoGroup_serveAtOnce_andMergeAndMove() throws Exception {
+    // idle ranges sleep only after 10 minutes here: every group that opens below was opened by a wake
+    RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofMinutes(10));
+    Map<String, String> written = new ConcurrentHashMap<>();
+    try (LocalCluster cluster = LocalCluster.start(4, dir, tuning);
+        ClusterRouter router = ClusterSteps.router(cluster);
+        NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
+      router.refresh();
+      for (String k : List.of("a", "p", "x")) {
+        put(router, written, k, "v-" + k);
+      }
+      // from the last point to the first, as the pre-split's chains split: range 1 keeps [.., m)
+      long right = splitBornDormant(router, cluster, "t");
+      long middle = splitBornDormant(router, cluster, "m");
+      List<Integer> holders = List.of(0, 1, 2); // range 1's replicas; node 4 holds nothing yet
+      Await.until(Duration.ofSeconds(30), "every replica to record both children born dormant", () -> {
+        for (int i : holders) {
+          RangeKvNode n = cluster.node(i);
+          for (long child : List.of(middle, right)) {
+            if (DormancyRecord.dormantAt(n.store(), child).orElse(0) != DormancyRecord.BORN_DORMANT) {
+              return false;
+            }
+          }
+        }
+        return true;
+      });
+      for (int i : holders) {
+        for (long child : List.of(middle, right)) {
+          assertThat(cluster.node(i).directory().replica(child)).as("r%d's group on node %d", child, i + 1).isEmpty();
+          assertThat(cluster.node(i).engine().server().getGroupIds()).as("groups open on node %d", i + 1)
+              .doesNotContain(RangeGroups.groupId(child));
+        }
+      }
+
+      // a read and a write right away: the first request wakes the middle child
+      router.refresh();
+      assertThat(router.get("p")).contains("v-p");
+      put(router, written, "q", "v-q");
+      assertThat(router.get("q")).contains("v-q");
+      Await.until(Duration.ofSeconds(30), "the middle child's wake recorded on every replica",
+          () -> holders.stream().allMatch(i -> DormancyRecord.dormantAt(cluster.node(i).store(), middle).isEmpty()));
+      assertThat(holders).allSatisfy(i ->
+          assertThat(cluster.node(i).directory().replica(right)).as("the right child, never asked for").isEmpty());
+
+      // the right child merges into the middle one once woken (the controller wakes a merge's right range
+      // before its step; a node refuses a merge whose right range it runs no group of)
+      assertThat(router.get("x")).contains("v-x");
+      RangeDescriptorProto merged = mover.merge(middle, right);
+      assertThat(merged.getRangeId()).isEqualTo(middle);
+      assertThat(merged.getEndInfinite()).as("merged up to the end: %s", merged).isTrue();
+
+      // and the merged child moves to node 4
+      mover.move(middle, cluster.node(0).config().nodeId(), cluster.config(3).clientAddress(), 0);
+      put(router, written, "y", "v-y");
+      router.refresh();
+      assertAllRead(router, written);
+      assertThat(cluster.node(3).store().get(Key.utf8("x"))).as("the moved child's data on node 4").isPresent();
+    }
+  }
+
+  /** Splits the range holding {@code at} there, its new right half born dormant; the child's id. */
+  private static long splitBornDormant(ClusterRouter router, LocalCluster cluster, String at) {
+    Key key = Key.utf8(at);
+    SplitRangeResponse r = router.call(key, (address, d) -> router.admin(address).splitRange(
+        SplitRangeRequest.newBuilder().setHeader(ClusterRouter.header(d)).setSplitKey(ProtoValues.bytes(key))
+            .setChildRangeId(cluster.splitChildId()).setChildDormant(true).build()));
+    router.learn(List.of(r.getLeft(), r.getRight()));
+    return r.getRight().getRangeId();
   }
 
   private static void put(ClusterRouter router, Map<String, String> written, String key, String value) {

@@ -61,6 +61,33 @@ class SplitApplierTest {
       }
       assertThat(store.rangeState(42).orElseThrow().descriptor()).isEqualTo(movedOn);
       assertThat(SplitApplier.children(store, 1)).containsExactly(42L);
+      assertThat(out.childBornDormant()).as("a split that did not ask for a dormant child").isFalse();
+    }
+  }
+
+  @Test
+  void aSplitAskingForADormantChild_saysSoWhenItRecordsTheChild_butNotOnReplay() {
+    try (NodeStore store = NodeStore.open(dir, StoreOptions.defaults())) {
+      RangeDescriptor parent = new RangeDescriptor(1, Key.EMPTY, RangeEnd.INFINITY, List.of("n1"), 4);
+      try (WriteBatchBuilder b = store.newBatch()) {
+        b.putRangeState(new RangeLocalState(parent, 1, 10));
+        store.write(b);
+      }
+      SplitCommand split = SplitCommand.newBuilder().setSplitKey(ByteString.copyFromUtf8("m")).setChildRangeId(42)
+          .addPeers(RaftReplica.newBuilder().setNodeId("n1").setClientAddress("h:1")).setChildDormant(true).build();
+      SplitApplier.SplitOutcome first;
+      try (WriteBatchBuilder b = store.newBatch()) {
+        first = SplitApplier.apply(store, parent, split, 1, 11, b);
+        store.write(b);
+      }
+      assertThat(first.childBornDormant()).isTrue();
+      // a replay meets the child's record: the child may have woken since, so its mark is left alone
+      SplitApplier.SplitOutcome replay;
+      try (WriteBatchBuilder b = store.newBatch()) {
+        replay = SplitApplier.apply(store, parent, split, 1, 11, b);
+        store.write(b);
+      }
+      assertThat(replay.childBornDormant()).isFalse();
     }
   }
 }
