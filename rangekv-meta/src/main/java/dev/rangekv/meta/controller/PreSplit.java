@@ -32,9 +32,12 @@ import java.util.function.Supplier;
  * it, and every child of a split is born on its parent's replicas: split first, and a thousand children
  * each waited for two replica copies), then splits at the given keys (or uniform points of the 8-byte
  * prefix space, {@link KeyCodec#uniformSplitPoints}) in parallel chains, each splitting one range from its
- * last point to its first (each split reported and logged), then optionally scatters the
+ * last point to its first (each split reported and logged; the chains' new children are born dormant,
+ * so no node opens a Raft group for a range until something asks for it), then optionally scatters the
  * resulting ranges with {@link PreSplitPlanner}'s placement: replicas moved so each planned span sits
- * on its planned nodes, and leadership moved to the first of them when the current leader is known.
+ * on its planned nodes (a move of a dormant range wakes it first, as every operator step does), and
+ * leadership moved to the first of them when the current leader is known (a dormant range has none: it
+ * is left to elect where it wakes).
  * All ranges involved stay held until the end, so no tick merges the new empty ranges meanwhile; the
  * splits carry cause {@code PRESPLIT}, which protects them for {@code merge.split-cooldown}. Ends with
  * one {@code "presplit"} event naming the resulting ranges in key order.
@@ -45,9 +48,10 @@ final class PreSplit {
   /** Splits of one pre-split in flight at once (each on a different range). */
   static final int PARALLEL_SPLITS = 8;
   /**
-   * Ranges split at once, each at its points one after another: every split wakes a new child, which
-   * stays awake for the fresh-range dormancy period, and eight chains made children faster than three
-   * nodes on two cores closed them (8,000 threads, splits stopped at 790 of 1,000).
+   * Ranges split at once, each at its points one after another. When every split woke its new child
+   * (awake for the fresh-range dormancy period), eight chains made children faster than three nodes on
+   * two cores closed them (8,000 threads, splits stopped at 790 of 1,000); the chains' children are now
+   * born dormant (see {@link SplitChains#splitAt}).
    */
   static final int CHAINS = 4;
 

@@ -19,7 +19,10 @@
  *       node.GroupReconciler}, which creates the child's Raft group on this node (and re-creates it at
  *       start and periodically, since this happens outside the atomic apply); the child serves nothing
  *       before its parent's split applied here. The leader then hurries the followers and the child's
- *       first election ({@code dormancy.RangeWaker#splitApplied}).
+ *       first election ({@code dormancy.RangeWaker#splitApplied}). A child born dormant (the request's
+ *       {@code child_dormant}, set by a pre-split, honoured while the node's dormancy is on) is recorded
+ *       with its dormancy mark in the same batch instead: no replica creates its group until the first
+ *       request, operator step or peer's wake opens it ({@code dormancy.RangeWaker}).
  * </ol>
  *
  * <p>Depends on core, proto, storage only: the replica package calls the apply step, and the propose
