@@ -195,6 +195,26 @@ class AdminOperationsTest {
   }
 
   @Test
+  void presplit_asksForTheChainsChildrenBornDormant_neverForARangeItSplitsAgain() {
+    FakeCluster c = new FakeCluster("n1", "n2", "n3");
+    c.tile(List.of(), List.of("n1", "n2", "n3"));
+    Harness h = new Harness(c).start();
+    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
+    for (int i = 1; i <= 63; i++) {
+      req.addSplitKeys(ProtoValues.bytes(k(i * 10)));
+    }
+
+    Harness.call(h.service::preSplit, req.build());
+
+    List<String> calls = c.calls();
+    List<String> bornDormant = calls.stream().filter(s -> s.startsWith("born dormant "))
+        .map(s -> s.substring("born dormant ".length())).toList();
+    assertThat(bornDormant).as("every split's child but the bisection's, which the chains split again")
+        .hasSize(63 - (PreSplit.CHAINS - 1))
+        .allSatisfy(child -> assertThat(calls).as("splits of " + child).noneMatch(s -> s.startsWith("split " + child + " ")));
+  }
+
+  @Test
   void presplit_ofARangeOnOneNode_addsItsReplicasFirst_soEveryChildIsBornWithThree() {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1"));

@@ -214,6 +214,11 @@ final class FakeCluster {
     return AdminSplitResponse.newBuilder().setLeft(proto(r)).setRight(proto(right)).build();
   }
 
+  /** Notes that the split giving {@code childId} asked for it born dormant (a call {@code "born dormant rN"}). */
+  synchronized void bornDormant(long childId) {
+    calls.add("born dormant r" + childId);
+  }
+
   private static Key midpoint(FakeRange r) {
     long half = r.bytes() / 2;
     long sum = 0;

@@ -125,6 +125,9 @@ final class FakeNodes implements AutoCloseable {
         answer(out, () -> {
           var s = cluster.split(r.getHeader().getRangeId(),
               r.getSplitKey().isEmpty() ? Optional.empty() : Optional.of(r.getSplitKey()), r.getChildRangeId());
+          if (r.getChildDormant()) {
+            cluster.bornDormant(r.getChildRangeId());
+          }
           return SplitRangeResponse.newBuilder().setLeft(s.getLeft()).setRight(s.getRight()).build();
         });
       }
