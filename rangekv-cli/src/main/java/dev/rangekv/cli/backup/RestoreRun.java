@@ -49,6 +49,9 @@ import java.util.function.Predicate;
  */
 final class RestoreRun {
   private static final int MAX_ATTEMPTS = 10;
+  /** How often one staged item's ingest is asked again while its range answers UNAVAILABLE (waking). */
+  private static final int INGEST_ROUNDS = 5;
+  private static final long INGEST_PAUSE_MILLIS = 200;
   private static final String NOT_STAGED = "restore files were not staged on node ";
   /** Items restored at once: a range's staging and ingest wait on disks and Raft rounds more than on CPU. */
   static final int PARALLEL_RANGES = 4;
@@ -291,34 +294,53 @@ final class RestoreRun {
         .setIngest(ingest)
         .build();
     StatusRuntimeException failure = null;
-    for (String address : cluster.addresses(d)) {
-      try {
-        IngestStagedResponse r = BackupServiceGrpc.newBlockingStub(channels.channel(address))
-            .withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).ingestStaged(req);
-        if (r.getAppliedIndex() <= 0) {
-          throw new IllegalStateException("an applied ingest entry without its index");
-        }
-        return Optional.empty();
-      } catch (StatusRuntimeException e) {
-        failure = e;
-        Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
-        if (typed.isPresent() && typed.get().hasRangeMoved()) {
-          return Optional.of("range r" + d.getRangeId() + " changed: " + typed.get().getMessage());
-        }
-        if (typed.isPresent() && typed.get().hasInvalidArgument()) {
-          String msg = typed.get().getMessage();
-          if (msg.contains(NOT_STAGED)) {
-            return Optional.of(msg);
+    for (int round = 0; round < INGEST_ROUNDS; round++) {
+      boolean waking = false;
+      for (String address : cluster.addresses(d)) {
+        try {
+          IngestStagedResponse r = BackupServiceGrpc.newBlockingStub(channels.channel(address))
+              .withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).ingestStaged(req);
+          if (r.getAppliedIndex() <= 0) {
+            throw new IllegalStateException("an applied ingest entry without its index");
           }
-          throw new CliException("restore into " + fmt(span) + " refused: " + msg, e);
-        }
-        if (typed.isPresent() && !typed.get().getDefinitelyNotApplied() && !typed.get().hasNotLeader()) {
-          throw new CliException("restore into " + fmt(span) + ": outcome unknown (" + describe(e)
-              + "); check the range and run the restore again with --overwrite", e);
+          return Optional.empty();
+        } catch (StatusRuntimeException e) {
+          failure = e;
+          Optional<RangeKvError> typed = RangeKvErrors.fromThrowable(e);
+          if (typed.isPresent() && typed.get().hasRangeMoved()) {
+            return Optional.of("range r" + d.getRangeId() + " changed: " + typed.get().getMessage());
+          }
+          if (typed.isPresent() && typed.get().hasInvalidArgument()) {
+            String msg = typed.get().getMessage();
+            if (msg.contains(NOT_STAGED)) {
+              return Optional.of(msg);
+            }
+            throw new CliException("restore into " + fmt(span) + " refused: " + msg, e);
+          }
+          if (typed.isPresent() && !typed.get().getDefinitelyNotApplied() && !typed.get().hasNotLeader()) {
+            throw new CliException("restore into " + fmt(span) + ": outcome unknown (" + describe(e)
+                + "); check the range and run the restore again with --overwrite", e);
+          }
+          waking |= typed.isPresent() && typed.get().hasUnavailable();
         }
       }
+      if (!waking || round == INGEST_ROUNDS - 1) {
+        break;
+      }
+      // a dormant range (a pre-split's are born so) answers UNAVAILABLE while it wakes: the files stay
+      // staged, so only the ingest is asked again, once the wake had time to elect a leader
+      pause(round);
     }
     return Optional.of("no replica of r" + d.getRangeId() + " took the ingest: " + (failure == null ? "" : describe(failure)));
+  }
+
+  private static void pause(int round) {
+    try {
+      Thread.sleep(INGEST_PAUSE_MILLIS * (round + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException("interrupted", e);
+    }
   }
 
   private CliException stagingFailure(Throwable cause, ReplicaProto r, Item it, Destination files, KeySpan span) {
