@@ -32,7 +32,9 @@ import picocli.CommandLine.Option;
  * #DEFAULT_DEADLINE}, and meanwhile prints the map's progress on stderr every {@link #PROGRESS_EVERY}.
  */
 @Command(name = "presplit", mixinStandardHelpOptions = true,
-    description = "Pre-split at keys, or into N ranges uniform over the 8-byte prefix space; --scatter spreads them.")
+    description = "Pre-split at keys, or into N ranges uniform over the 8-byte prefix space; --scatter spreads them."
+        + " The new ranges start dormant (no Raft group open; unless the nodes run --dormant-after 0) and wake on"
+        + " their first request.")
 public final class PresplitCommand extends ClusterCommand {
   static final class Points {
     @Option(names = "--at", split = ",", paramLabel = "KEY", description = "split keys, comma-separated")
