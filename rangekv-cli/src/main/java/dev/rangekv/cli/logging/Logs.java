@@ -55,10 +55,18 @@ public final class Logs {
 
   /**
    * A node process: stderr plus a rolling file in {@code dir}, both in {@code format}, at {@code level}
-   * (Ratis at warn unless {@code level} is finer than info: it prints every setting at info on start).
+   * (Ratis at warn unless {@code level} is finer than info: it prints every setting at info on start; and
+   * then its stack traces for requests to groups not run here are summed up, see {@link MissingGroupNoise}).
    */
   public static void node(Path dir, LogFormat format, Level level) {
     LoggerContext ctx = reset();
+    if (level.isGreaterOrEqual(Level.INFO)) {
+      // requests for range groups not run here (split children, dormant ranges): one line a minute
+      MissingGroupNoise noise = new MissingGroupNoise(System::nanoTime);
+      noise.setContext(ctx);
+      noise.start();
+      ctx.addTurboFilter(noise);
+    }
     Logger root = root(ctx, level);
     root.addAppender(stderr(ctx, format));
     root.addAppender(file(ctx, dir, format));
