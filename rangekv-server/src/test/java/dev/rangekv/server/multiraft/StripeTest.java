@@ -175,4 +175,17 @@ class StripeTest {
     await().atMost(WAIT).until(() -> seen.size() == 1);
     assertThat(seen.get(0)).containsExactly(2, 2);
   }
+
+  @Test
+  void aFlushWithNothingWritten_costsNoSyncedWrite_andItsReplyLeavesAtOnce() {
+    start(true);
+    GroupLog a = new GroupLog(1, stripe);
+    stripe.submit(() -> {
+      a.flush(); // a follower answering a heartbeat: nothing of its log is pending
+      stripe.send(a, "n2", vote(1));
+    });
+    await().atMost(WAIT).until(() -> sent.size() == 1);
+    assertThat(writer.entered).isEmpty();
+    assertThat(stripe.syncs.get()).isZero();
+  }
 }
