@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * timers and the queued tasks (incoming envelopes, proposals, MicroRaft's own tasks); every group's
  * appends and term/vote changes go into one {@link LogBatch}; the batch is handed to the stripe's
  * syncer thread for one synced write, and only once that write returned are the messages of the cycles
- * it covers released, one envelope per peer node. While a write is in flight the stripe keeps running
- * tasks into the next batch, which the syncer writes as soon as the previous one is done (group commit).
+ * it covers released, one envelope per peer node. Not aligned, the stripe keeps running tasks into the
+ * next batch while a write is in flight, and the syncer writes it as soon as the previous one is done.
  * Aligned (the default): while a write is in flight the stripe does not wake for new tasks (only for the
  * write's return, a due timer or stop) and runs everything that queued meanwhile in one cycle after it, so
  * under load every busy range's round lines up on the fsync cadence: one cycle, one synced write and one
@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * completed write's replies, this cycle's early append requests) leaves as one per peer at the cycle's end.
  * Pipelined: a leader's append requests leave before that sync (Raft allows a leader to send before its
  * own write) when their term is already durable, and MicroRaft's flush task, after which a leader counts
- * its own log towards a commit, is held until the next cycle, so the leader counts synced entries only.
+ * its own log towards a commit, is held until a write returned that covers everything the group's log
+ * holds, so the leader counts synced entries only.
  * A group's tasks all run on this thread, serially, as MicroRaft requires. {@link #submit} and the
  * counters are thread-safe; everything else belongs to the stripe's thread.
  */
@@ -226,9 +227,9 @@ final class Stripe {
       }
       runDeferred();
       runDueTimers();
+      // aligned with a write in flight, only a due timer gets here: the queued tasks wait for the write,
+      // so that they run in one cycle after it and no group appends between a write and its return
       if (!awaitsWrite()) {
-        // (aligned with a write in flight only a due timer gets here: the queued tasks wait for the write,
-        // so that they run in one cycle after it and no group appends between a write and its return)
         Runnable task;
         int n = 0;
         while (n < MAX_TASKS_PER_CYCLE && (task = tasks.poll()) != null) {
