@@ -132,10 +132,15 @@ final class GroupLog implements RaftStore {
     // one chunk per snapshot, overwritten by the next: nothing to delete
   }
 
+  /**
+   * Nothing to do: every write of this log already joined the stripe's batch ({@link #put}, the truncations),
+   * and the cycle's one synced write makes it durable. A flush with nothing written since (a follower's
+   * answer to a heartbeat or to an append that only moves the commit index, a leader's flush task) must not
+   * cost a synced write of its own: the stripe holds each cycle's messages until no write of theirs or
+   * before them is pending, which covers what this log wrote in earlier cycles.
+   */
   @Override
-  public void flush() {
-    stripe.wrote(this); // the cycle's one synced write makes it durable
-  }
+  public void flush() {}
 
   private void put(byte[] key, byte[] value) {
     stripe.batch().put(key, value);

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,11 +26,17 @@ import org.slf4j.LoggerFactory;
  * timers and the queued tasks (incoming envelopes, proposals, MicroRaft's own tasks); every group's
  * appends and term/vote changes go into one {@link LogBatch}; the batch is handed to the stripe's
  * syncer thread for one synced write, and only once that write returned are the messages of the cycles
- * it covers released, one envelope per peer node. While a write is in flight the stripe keeps running
- * tasks into the next batch, which the syncer writes as soon as the previous one is done (group commit).
+ * it covers released, one envelope per peer node. Not aligned, the stripe keeps running tasks into the
+ * next batch while a write is in flight, and the syncer writes it as soon as the previous one is done.
+ * Aligned (the default): while a write is in flight the stripe does not wake for new tasks (only for the
+ * write's return, a due timer or stop) and runs everything that queued meanwhile in one cycle after it, so
+ * under load every busy range's round lines up on the fsync cadence: one cycle, one synced write and one
+ * envelope per peer node per write, whatever the number of ranges. Every envelope a cycle produces (the
+ * completed write's replies, this cycle's early append requests) leaves as one per peer at the cycle's end.
  * Pipelined: a leader's append requests leave before that sync (Raft allows a leader to send before its
  * own write) when their term is already durable, and MicroRaft's flush task, after which a leader counts
- * its own log towards a commit, is held until the next cycle, so the leader counts synced entries only.
+ * its own log towards a commit, is held until a write returned that covers everything the group's log
+ * holds, so the leader counts synced entries only.
  * A group's tasks all run on this thread, serially, as MicroRaft requires. {@link #submit} and the
  * counters are thread-safe; everything else belongs to the stripe's thread.
  */
@@ -41,6 +48,14 @@ final class Stripe {
   interface Network {
     void deliver(String toNode, List<RaftMsg> envelope);
   }
+
+  /** The syncer's write of a cycle's batch ({@link LogDb#write}; tests hold it to look at a cycle in flight). */
+  interface LogWriter {
+    void write(LogBatch batch, boolean sync);
+  }
+
+  /** Whether stripes align their cycles on the synced writes ({@code -Drangekv.multiraft.align=false}: off). */
+  static final boolean ALIGN_DEFAULT = !"false".equals(System.getProperty("rangekv.multiraft.align"));
 
   private record Timer(long deadline, long seq, Runnable task) {}
 
@@ -54,7 +69,9 @@ final class Stripe {
 
   private final Thread thread;
   private final LogDb db;
+  private final LogWriter writer;
   private final boolean syncWrites;
+  private final boolean align;
   private final Network network;
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>(
@@ -64,6 +81,8 @@ final class Stripe {
   private final Set<GroupLog> touched = Collections.newSetFromMap(new IdentityHashMap<>());
   private Map<String, List<Out>> outbox = new HashMap<>();
   private final Map<String, List<Out>> early = new HashMap<>();
+  /** What this cycle releases, per peer node: sent as one envelope each at the cycle's end. */
+  private final Map<String, List<RaftMsg>> sending = new HashMap<>();
   /** Tasks to run after the sync of the batch being filled now. */
   private List<Deferred> afterSync = new ArrayList<>();
   /** Tasks whose sync completed: they run first in the next cycle. */
@@ -72,9 +91,13 @@ final class Stripe {
   private Cycle inFlight;
   private final Thread syncer;
   private final java.util.concurrent.BlockingQueue<Cycle> toSync = new java.util.concurrent.LinkedBlockingQueue<>();
+  /** The cycle whose write returned, handed back by the syncer (one write is in flight at a time). */
+  private final AtomicReference<Cycle> synced = new AtomicReference<>();
   private volatile boolean failed;
   private volatile boolean running = true;
   private volatile boolean parked;
+  /** Parked until the write in flight returns: new tasks wait for it without waking the stripe. */
+  private volatile boolean awaitingSync;
   private long timerSeq;
 
   final AtomicLong cycles = new AtomicLong();
@@ -89,8 +112,14 @@ final class Stripe {
   final AtomicLong appended = new AtomicLong();
 
   Stripe(String name, LogDb db, boolean syncWrites, Network network) {
+    this(name, db, db::write, syncWrites, ALIGN_DEFAULT, network);
+  }
+
+  Stripe(String name, LogDb db, LogWriter writer, boolean syncWrites, boolean align, Network network) {
     this.db = db;
+    this.writer = writer;
     this.syncWrites = syncWrites;
+    this.align = align;
     this.network = network;
     this.batch = db.newBatch();
     this.thread = new Thread(this::loop, name);
@@ -125,15 +154,20 @@ final class Stripe {
         return;
       }
       try {
-        db.write(c.batch(), syncWrites);
+        writer.write(c.batch(), syncWrites);
       } catch (RuntimeException e) {
         // a failed write leaves the groups' durable state unknown: nothing that depends on it may leave
         failed = true;
         log.error("Raft log write failed, the stripe stops releasing messages thread={}", thread.getName(), e);
+        LockSupport.unpark(thread);
         return;
       }
       syncs.incrementAndGet();
-      submit(() -> completed(c));
+      synced.set(c);
+      if (parked) {
+        wakeups.incrementAndGet();
+      }
+      LockSupport.unpark(thread); // always: the stripe may be about to park for this write
     }
   }
 
@@ -143,7 +177,7 @@ final class Stripe {
 
   void submit(Runnable task) {
     tasks.add(task);
-    if (parked) {
+    if (parked && !awaitingSync) {
       wakeups.incrementAndGet();
       LockSupport.unpark(thread);
     }
@@ -159,8 +193,9 @@ final class Stripe {
   }
 
   /**
-   * Runs {@code task} first thing in the next cycle, after this cycle's sync and before anything the
-   * group does next, so that everything its log holds when the task runs is durable.
+   * Runs {@code task} first thing in the cycle after this cycle's sync, before anything the group does
+   * next, once everything its log holds is durable (when the group appended more since, it waits for the
+   * write of those appends too).
    */
   void afterThisCycle(GroupLog log, Runnable task) {
     if (onStripe()) {
@@ -186,18 +221,25 @@ final class Stripe {
 
   private void loop() {
     while (running) {
+      Cycle done = synced.getAndSet(null);
+      if (done != null) {
+        completed(done);
+      }
       runDeferred();
       runDueTimers();
-      Runnable task;
-      int n = 0;
-      while (n < MAX_TASKS_PER_CYCLE && (task = tasks.poll()) != null) {
-        run(task);
-        n++;
+      // aligned with a write in flight, only a due timer gets here: the queued tasks wait for the write,
+      // so that they run in one cycle after it and no group appends between a write and its return
+      if (!awaitsWrite()) {
+        Runnable task;
+        int n = 0;
+        while (n < MAX_TASKS_PER_CYCLE && (task = tasks.poll()) != null) {
+          run(task);
+          n++;
+        }
       }
       endCycle();
-      if (tasks.isEmpty() && nextCycle.isEmpty()) {
-        park();
-      }
+      sendAll();
+      park();
     }
     lastWrite();
   }
@@ -206,8 +248,12 @@ final class Stripe {
   private void lastWrite() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (inFlight != null && !failed && System.nanoTime() < deadline) {
-      Runnable task = tasks.poll();
-      if (task != null) {
+      Cycle done = synced.getAndSet(null);
+      Runnable task = done == null ? tasks.poll() : null;
+      if (done != null) {
+        completed(done);
+        sendAll();
+      } else if (task != null) {
         run(task);
       } else {
         LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
@@ -215,7 +261,7 @@ final class Stripe {
     }
     if (inFlight == null && !failed && batch.count() > 0) {
       try {
-        db.write(batch, syncWrites);
+        writer.write(batch, syncWrites);
       } catch (RuntimeException e) {
         log.warn("last Raft log write failed thread={}", thread.getName(), e);
       }
@@ -229,8 +275,20 @@ final class Stripe {
     List<Deferred> due = nextCycle;
     nextCycle = new ArrayList<>();
     for (Deferred d : due) {
-      run(d.task());
+      if (d.log().appendedIndex() > d.log().durableIndex()) {
+        // the group appended after the write that returned (its entries are in the batch being filled):
+        // MicroRaft's flush task takes the log's last index as flushed, so it waits for that batch's write
+        afterSync.add(d);
+        wrote(d.log());
+      } else {
+        run(d.task());
+      }
     }
+  }
+
+  /** Aligned and a write is in flight: the stripe runs nothing queued until it returned. */
+  private boolean awaitsWrite() {
+    return align && inFlight != null && !failed;
   }
 
   private void runDueTimers() {
@@ -272,7 +330,7 @@ final class Stripe {
     toSync.add(c);
   }
 
-  /** A cycle's write returned: its groups' appends are durable, its messages leave, its deferred tasks run next. */
+  /** A cycle's write returned: its groups' appends are durable, its messages leave, its deferred tasks run now. */
   private void completed(Cycle c) {
     c.marks().forEach((g, m) -> g.markDurable(m[0], (int) m[1]));
     release(c.outbox());
@@ -300,7 +358,7 @@ final class Stripe {
         }
       }
       if (!now.isEmpty()) {
-        deliver(e.getKey(), now);
+        sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).addAll(now);
       }
     }
     early.clear();
@@ -311,33 +369,49 @@ final class Stripe {
       return;
     }
     for (Map.Entry<String, List<Out>> e : box.entrySet()) {
-      List<RaftMsg> out = new ArrayList<>(e.getValue().size());
+      List<RaftMsg> out = sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
       for (Out o : e.getValue()) {
         out.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
       }
-      deliver(e.getKey(), out);
     }
     box.clear();
   }
 
-  private void deliver(String node, List<RaftMsg> envelope) {
-    envelopes.incrementAndGet();
-    messages.addAndGet(envelope.size());
-    try {
-      network.deliver(node, envelope);
-    } catch (RuntimeException e) {
-      log.debug("envelope not delivered toNode={} error={}", node, e.toString());
+  /** Sends what this cycle released: one envelope per peer node. */
+  private void sendAll() {
+    if (sending.isEmpty()) {
+      return;
     }
+    for (Map.Entry<String, List<RaftMsg>> e : sending.entrySet()) {
+      envelopes.incrementAndGet();
+      messages.addAndGet(e.getValue().size());
+      try {
+        network.deliver(e.getKey(), e.getValue());
+      } catch (RuntimeException ex) {
+        log.debug("envelope not delivered toNode={} error={}", e.getKey(), ex.toString());
+      }
+    }
+    sending.clear();
   }
 
+  /**
+   * Waits for work. With a write in flight (aligned) it waits for that write's return, a due timer or stop,
+   * however many tasks queue meanwhile; otherwise for a task, a returned write or a due timer.
+   */
   private void park() {
+    boolean aligned = awaitsWrite();
+    if (!aligned && (!tasks.isEmpty() || !nextCycle.isEmpty())) {
+      return;
+    }
+    awaitingSync = aligned;
     parked = true;
-    if (tasks.isEmpty() && nextCycle.isEmpty() && running) {
+    if (running && synced.get() == null && (aligned || tasks.isEmpty())) {
       long wait = timers.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : timers.peek().deadline - System.nanoTime();
       if (wait > 0) {
         LockSupport.parkNanos(this, wait);
       }
     }
     parked = false;
+    awaitingSync = false;
   }
 }

@@ -93,10 +93,12 @@ public final class RangeKvNode implements AutoCloseable {
   /** How long a start waits for its Raft port to be free before it fails. */
   private static final Duration RAFT_PORT_WAIT = Duration.ofSeconds(10);
   /**
-   * Stripe threads of the multi-raft engine: fixed, whatever the number of ranges;
-   * {@code -Drangekv.multiraft.stripes=N} overrides it for experiments (BENCHMARKS.md).
+   * Stripe threads of the multi-raft engine: fixed, whatever the number of ranges. One: with cycles aligned
+   * on the synced write, one stripe lets all of a node's ranges share each cycle's fsync and envelopes
+   * (BENCHMARKS.md, "Cycles aligned on the synced write": 3,153 against 2,443 updates/s with two at 64
+   * ranges on the 2-core benchmark machine, even at 8); {@code -Drangekv.multiraft.stripes=N} overrides it.
    */
-  private static final int MULTIRAFT_STRIPES = Math.max(1, Integer.getInteger("rangekv.multiraft.stripes", 2));
+  private static final int MULTIRAFT_STRIPES = Math.max(1, Integer.getInteger("rangekv.multiraft.stripes", 1));
 
   private final NodeConfig config;
   private final NodeStore store;
