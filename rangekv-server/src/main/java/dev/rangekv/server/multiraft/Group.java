@@ -14,6 +14,11 @@ final class Group {
   final RangeMachine machine;
   RaftNode node;
   volatile RaftNodeReport report;
+  /**
+   * A leadership transfer is under way: new proposals are refused (retryable) so the log drains, as
+   * MicroRaft hands leadership over only when every appended entry is committed.
+   */
+  volatile boolean transferring;
 
   Group(long rangeId, Stripe stripe, GroupLog log, RangeMachine machine) {
     this.rangeId = rangeId;

@@ -440,6 +440,10 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (notLeader.isPresent()) {
       return CompletableFuture.failedFuture(notLeader.get());
     }
+    if (g.transferring) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NOT_READY,
+          "proposal refused: range " + rangeId + " is handing its leadership over", true));
+    }
     Optional<RangeKvError> refused = g.machine.replica().admitProposal(cmd);
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
@@ -585,13 +589,37 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (g == null || notLeader.isPresent()) {
       return CompletableFuture.failedFuture(notLeader.orElseThrow());
     }
-    return g.node.transferLeadership(new NodeEndpoint(target)).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+    // MicroRaft transfers only once every appended entry is committed, checks that once a heartbeat period
+    // (1 s) and gives up at the heartbeat timeout (2 s): under steady writes the first check always found
+    // entries in flight and the transfer timed out. So proposals stop here first and the log drains.
+    g.transferring = true;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    return drained(g, deadline)
+        .thenCompose(x -> g.node.transferLeadership(new NodeEndpoint(target)))
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .handle((o, e) -> {
+          g.transferring = false;
           if (e != null) {
             throw mapped(e, "transfer leadership");
           }
           return true;
         });
+  }
+
+  /** Completes once the group's commit index reached its last entry (polled from reports). */
+  private CompletableFuture<Void> drained(Group g, long deadline) {
+    return g.node.getReport().thenCompose(o -> {
+      RaftNodeReport r = o.getResult();
+      if (r.getLog().getCommitIndex() >= r.getLog().getLastLogOrSnapshotIndex()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (System.nanoTime() > deadline) {
+        return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
+            "range " + g.rangeId + " did not commit its entries before a leadership transfer", false));
+      }
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS))
+          .thenCompose(x -> drained(g, deadline));
+    });
   }
 
   /** MicroRaft has no call to stand for election now: a new group's replica waits for its election timeout. */
