@@ -130,7 +130,12 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     EngineTuning t = config.tuning();
     long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
     this.raftConfig = RaftConfig.newBuilder()
-        .setLeaderElectionTimeoutMillis(Math.max(100, t.rpcTimeoutMin().toMillis()))
+        // MicroRaft detects a lost leader by the heartbeat timeout; its election timeout only spaces the retries
+        // of a (pre-)vote that found no majority. A new group's replicas open at slightly different times and
+        // pre-vote at once, so the first round often fails (requests to peers not open yet are dropped, or
+        // two candidates split the vote), and at 1 s one split child in eight waited that long for a leader
+        // (BENCHMARKS.md, "A split child's first leader"); the first-election timeout spaces them instead
+        .setLeaderElectionTimeoutMillis(Math.max(50, t.firstElectionMin().toMillis()))
         .setLeaderHeartbeatPeriodSecs(1)
         .setLeaderHeartbeatTimeoutSecs(heartbeatTimeoutSecs)
         .setCommitCountToTakeSnapshot((int) Math.min(Integer.MAX_VALUE, Math.max(100, t.snapshotThreshold())))
@@ -622,7 +627,11 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     });
   }
 
-  /** MicroRaft has no call to stand for election now: a new group's replica waits for its election timeout. */
+  /**
+   * MicroRaft has no call to stand for election now, and needs none here: every replica of a group pre-votes
+   * as its group starts, and a round lost because a peer had not opened the group yet is retried after the
+   * election timeout, which this engine sets to the first-election timeout.
+   */
   @Override
   public boolean campaign(long rangeId) {
     return false;
