@@ -199,13 +199,15 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
         .setRaftNodeReportListener(r -> {
           g.report = r;
-          report(g.rangeId, r);
+          report(g, r);
         });
   }
 
   /** Passes a MicroRaft report on as the seam's events (the hub drops repeats). */
-  private void report(long rangeId, RaftNodeReport r) {
-    if (r.getRole() == io.microraft.RaftRole.LEADER) {
+  private void report(Group g, RaftNodeReport r) {
+    long rangeId = g.rangeId;
+    boolean leads = r.getRole() == io.microraft.RaftRole.LEADER;
+    if (leads) {
       events.becameLeader(rangeId);
     } else {
       RaftTerm term = r.getTerm();
@@ -213,7 +215,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
           : NodeEndpoint.idOf(term.getLeaderEndpoint()));
     }
     if (r.getReason() == RaftNodeReport.RaftNodeReportReason.GROUP_MEMBERS_CHANGE) {
-      events.configurationApplied(rangeId, members(r.getEffectiveMembers().getVotingMembers()), List.of());
+      events.configurationApplied(rangeId, members(r.getEffectiveMembers().getVotingMembers()),
+          leads ? g.changingFrom : List.of());
     }
   }
 
@@ -420,7 +423,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     List<Member> voters = members(members.getVotingMembers());
     boolean learners = members.getMembers().size() > members.getVotingMembers().size();
     return Optional.of(new GroupStatus(l, !l.leader() && !l.leaderId().isEmpty(), term.getTerm(), applied, commit,
-        new GroupStatus.LogPosition(g.log.terms.lastTerm(), g.log.terms.lastIndex()), voters, List.of(), learners,
+        new GroupStatus.LogPosition(g.log.terms.lastTerm(), g.log.terms.lastIndex()), voters,
+        l.leader() ? g.changingFrom : List.of(), learners,
         matches, silence, commits, RaftNodeStatus.isTerminal(g.node.getStatus())));
   }
 
@@ -534,7 +538,12 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
           "set configuration failed: the configuration is " + voting + ", not " + expected, true));
     }
+    if (!g.changingFrom.isEmpty()) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NOT_READY,
+          "set configuration refused: range " + rangeId + " is changing its members", true));
+    }
     remember(next);
+    g.changingFrom = List.copyOf(current);
     Set<String> target = new LinkedHashSet<>(next.stream().map(Member::nodeId).toList());
     // MicroRaft changes one member at a time: every arriving replica is added as a learner, caught up and
     // promoted before any leaving one is removed, so the voter count grows by one per replica on the way
@@ -552,6 +561,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       }
     }
     return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, e) -> {
+      g.changingFrom = List.of();
       if (e != null) {
         throw mapped(e, "set configuration");
       }

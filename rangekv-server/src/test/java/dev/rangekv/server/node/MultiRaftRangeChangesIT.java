@@ -7,6 +7,8 @@ import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.proto.KeyValueProto;
 import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
+import dev.rangekv.server.consensus.GroupStatus;
+import dev.rangekv.server.consensus.Member;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.multiraft.MultiRaftEngine;
 import dev.rangekv.server.replica.DormancyRecord;
@@ -18,6 +20,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,8 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The range changes that run through the consensus seam unchanged, on the multi-raft engine: a split, the
  * merge back, a move of the leader's replica to a fourth node (one member at a time: learner, promotion,
- * removal), and dormancy (every group closed) ended by writers waking the range; writers run throughout,
- * and every acknowledged write reads back at the end.
+ * removal; the leader's status names the voters being left until the last step), and dormancy (every
+ * group closed) ended by writers waking the range; writers run throughout, and every acknowledged write
+ * reads back at the end.
  */
 class MultiRaftRangeChangesIT {
   private static final Logger log = LoggerFactory.getLogger(MultiRaftRangeChangesIT.class);
@@ -76,9 +84,26 @@ class MultiRaftRangeChangesIT {
         // the leader's replica leaves: leadership moves off first, then n4 joins one member at a time
         NodeAdminClient.Located located = mover.locate(merged.getRangeId()).orElseThrow();
         String leaving = located.leaderNodeId();
-        moved = mover.move(merged.getRangeId(), leaving, cluster.config(3).clientAddress(), 0);
+        List<String> votersBefore = located.range().getReplicasList().stream().map(ReplicaProto::getNodeId).sorted()
+            .toList();
+        Set<List<String>> previousSeen = ConcurrentHashMap.newKeySet();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        try {
+          // the statuses every node reports meanwhile: the leader names the voters being left until the end
+          sampler.scheduleAtFixedRate(() -> sampleChanges(cluster, merged.getRangeId(), previousSeen), 0, 1,
+              TimeUnit.MILLISECONDS);
+          moved = mover.move(merged.getRangeId(), leaving, cluster.config(3).clientAddress(), 0);
+        } finally {
+          sampler.shutdownNow();
+          sampler.awaitTermination(10, TimeUnit.SECONDS);
+        }
         assertThat(moved.getReplicasList()).extracting(ReplicaProto::getNodeId).contains("n4").doesNotContain(leaving)
             .hasSize(3);
+        assertThat(previousSeen).as("previous members reported during the move").containsExactly(votersBefore);
+        for (int i = 0; i < cluster.size(); i++) {
+          cluster.node(i).consensus().status(merged.getRangeId())
+              .ifPresent(st -> assertThat(st.previousMembers()).as("previous members after the move").isEmpty());
+        }
         before.awaitAcks(200, Duration.ofSeconds(60));
         log.info("split, merge and move done acked={} writerRetries={}", before.acks(), before.retries());
       }
@@ -105,6 +130,17 @@ class MultiRaftRangeChangesIT {
       ClusterSteps.awaitSameStores(cluster, "the replicas' stores to converge", Duration.ofSeconds(30), () -> holders);
       assertThat(cluster.node(gone).store().scan(Key.EMPTY, RangeEnd.INFINITY, 1, false)).as("data left on n%d", gone + 1)
           .isEmpty();
+    }
+  }
+
+  private static void sampleChanges(LocalCluster cluster, long rangeId, Set<List<String>> previousSeen) {
+    for (int i = 0; i < cluster.size(); i++) {
+      try {
+        cluster.node(i).consensus().status(rangeId).filter(GroupStatus::changing)
+            .ifPresent(st -> previousSeen.add(st.previousMembers().stream().map(Member::nodeId).sorted().toList()));
+      } catch (RuntimeException e) {
+        // a group closing under the sampler: nothing to see
+      }
     }
   }
 
