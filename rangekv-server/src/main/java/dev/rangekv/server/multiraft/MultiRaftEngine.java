@@ -9,6 +9,7 @@ import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.server.consensus.ConsensusException;
 import dev.rangekv.server.consensus.ConsensusException.Kind;
+import dev.rangekv.server.consensus.EngineTimers;
 import dev.rangekv.server.consensus.EngineTuning;
 import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
@@ -116,6 +117,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private final java.util.concurrent.Executor joinExecutor;
   private final TransportService service;
   private final RaftConfig raftConfig;
+  /** Proposals from submission until committed and applied here, or failed. */
+  private final LatencySample proposalTimes = new LatencySample();
 
   private MultiRaftEngine(Config config, Host host, LogDb db) {
     this.config = config;
@@ -174,6 +177,14 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       f[6] += s.appended.get();
     }
     return new RuntimeFigures(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+  }
+
+  /** The latencies this engine times itself (proposals, synced log writes), for the node's Raft meters. */
+  public EngineTimers timers() {
+    return kind -> switch (kind) {
+      case PROPOSAL -> proposalTimes.read();
+      case LOG_SYNC -> LatencySample.merged(stripes.stream().map(s -> s.syncTimes).toList());
+    };
   }
 
   /** The stream service the node serves on its client port. */
@@ -457,9 +468,11 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
     }
+    long start = System.nanoTime();
     CompletableFuture<Ordered<Object>> replicated = g.node.replicate(cmd);
     return replicated.orTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .handle((o, e) -> {
+          proposalTimes.record(System.nanoTime() - start);
           if (e != null) {
             throw mapped(e, "proposal");
           }

@@ -87,6 +87,8 @@ final class Stripe {
   final AtomicLong wakeups = new AtomicLong();
   /** Log entries its groups appended (as leader or follower). */
   final AtomicLong appended = new AtomicLong();
+  /** How long each synced write of a cycle's batch took (the node's {@code rangekv.raft.log.sync}). */
+  final LatencySample syncTimes = new LatencySample();
 
   Stripe(String name, LogDb db, boolean syncWrites, Network network) {
     this.db = db;
@@ -125,7 +127,9 @@ final class Stripe {
         return;
       }
       try {
+        long start = System.nanoTime();
         db.write(c.batch(), syncWrites);
+        syncTimes.record(System.nanoTime() - start);
       } catch (RuntimeException e) {
         // a failed write leaves the groups' durable state unknown: nothing that depends on it may leave
         failed = true;
