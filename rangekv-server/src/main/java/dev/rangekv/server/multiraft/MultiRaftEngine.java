@@ -573,13 +573,40 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         chain = chain.thenCompose(idx -> step(g, remove, MembershipChangeMode.REMOVE_MEMBER, idx));
       }
     }
-    return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, e) -> {
-      g.changingFrom = List.of();
-      if (e != null) {
-        throw mapped(e, "set configuration");
+    List<String> arrivals = target.stream().filter(id -> !voting.contains(id)).toList();
+    return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((v, e) -> e == null ? CompletableFuture.<Void>completedFuture(null) : failed(g, arrivals, e))
+        .thenCompose(f -> f)
+        .whenComplete((v, e) -> g.changingFrom = List.of());
+  }
+
+  /** Fails a change with {@code failure} once its arrivals that are still learners were removed. */
+  private CompletableFuture<Void> failed(Group g, List<String> arrivals, Throwable failure) {
+    return withoutLearners(g, arrivals).handle((x, cleanup) -> {
+      if (cleanup != null) {
+        log.warn("range kept a learner of a failed membership change rangeId={} error={}", g.rangeId,
+            cleanup.toString());
       }
-      return null;
+      throw mapped(failure, "set configuration");
     });
+  }
+
+  /**
+   * After a failed change: removes those of {@code arrivals} that are still learners (a replica that never
+   * caught up, its node down, say). Left in, a learner is a member no voter counts, yet the range then
+   * always has a non-voter (it never goes dormant) and the next add of that node finds it a member already;
+   * the caller's abort only looks at voters.
+   */
+  private CompletableFuture<Void> withoutLearners(Group g, List<String> arrivals) {
+    RaftGroupMembers committed = g.node.getCommittedMembers();
+    Set<String> voters = new LinkedHashSet<>(RaftCodec.ids(committed.getVotingMembers()));
+    CompletableFuture<Long> chain = CompletableFuture.completedFuture(committed.getLogIndex());
+    for (String id : RaftCodec.ids(committed.getMembers())) {
+      if (arrivals.contains(id) && !voters.contains(id)) {
+        chain = chain.thenCompose(idx -> step(g, id, MembershipChangeMode.REMOVE_MEMBER, idx));
+      }
+    }
+    return chain.thenApply(idx -> null);
   }
 
   private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {

@@ -1,6 +1,7 @@
 package dev.rangekv.server.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
@@ -9,6 +10,7 @@ import dev.rangekv.proto.RangeDescriptorProto;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Member;
+import dev.rangekv.server.consensus.RangeConsensus;
 import dev.rangekv.server.move.NodeAdminClient;
 import dev.rangekv.server.multiraft.MultiRaftEngine;
 import dev.rangekv.server.replica.DormancyRecord;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +39,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The range changes that run through the consensus seam unchanged, on the multi-raft engine: a split, the
  * merge back, a move of the leader's replica to a fourth node (one member at a time: learner, promotion,
- * removal; the leader's status names the voters being left until the last step), and dormancy (every
+ * removal; the leader's status names the voters being left until the last step), an add that never
+ * catches up (its learner is removed again), and dormancy (every
  * group closed) ended by writers waking the range; writers run throughout, and every acknowledged write
  * reads back at the end.
  */
@@ -105,6 +109,20 @@ class MultiRaftRangeChangesIT {
               .ifPresent(st -> assertThat(st.previousMembers()).as("previous members after the move").isEmpty());
         }
         before.awaitAcks(200, Duration.ofSeconds(60));
+
+        // an add whose replica never catches up (no such node) fails and takes its learner out again
+        NodeAdminClient.Located now = mover.locate(moved.getRangeId()).orElseThrow();
+        RangeConsensus leader = cluster.node(Integer.parseInt(now.leaderNodeId().substring(1)) - 1).consensus();
+        List<Member> voters = leader.status(moved.getRangeId()).orElseThrow().members();
+        List<Member> withGhost = new ArrayList<>(voters);
+        withGhost.add(new Member("n9", "127.0.0.1:1"));
+        assertThatThrownBy(() -> leader.changeMembers(moved.getRangeId(), voters, withGhost, Duration.ofSeconds(2))
+            .get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+        GroupStatus after = leader.status(moved.getRangeId()).orElseThrow();
+        assertThat(after.hasNonVoters()).as("a learner left behind").isFalse();
+        assertThat(after.memberIds()).containsExactlyInAnyOrderElementsOf(voters.stream().map(Member::nodeId).toList());
+        assertThat(after.changing()).isFalse();
+        before.awaitAcks(100, Duration.ofSeconds(60));
         log.info("split, merge and move done acked={} writerRetries={}", before.acks(), before.retries());
       }
 
