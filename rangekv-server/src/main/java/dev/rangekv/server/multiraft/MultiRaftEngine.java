@@ -26,13 +26,11 @@ import io.microraft.QueryPolicy;
 import io.microraft.RaftConfig;
 import io.microraft.RaftEndpoint;
 import io.microraft.RaftNode;
-import io.microraft.RaftNodeStatus;
 import io.microraft.exception.CannotReplicateException;
 import io.microraft.exception.IndeterminateStateException;
 import io.microraft.exception.NotLeaderException;
 import io.microraft.exception.RaftException;
 import io.microraft.persistence.RestoredRaftState;
-import io.microraft.report.RaftGroupMembers;
 import io.microraft.report.RaftNodeReport;
 import io.microraft.report.RaftTerm;
 import java.io.IOException;
@@ -412,31 +410,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (g == null) {
       return Optional.empty();
     }
-    Leadership l = leadership(rangeId).orElseThrow();
-    g.node.getReport().thenAccept(r -> g.report = r.getResult()); // fresher next time
-    RaftNodeReport r = g.report;
-    RaftTerm term = g.node.getTerm();
-    long applied = g.machine.replica().appliedIndex().orElse(0);
-    long commit = r == null ? applied : Math.max(applied, r.getLog().getCommitIndex());
-    List<Long> matches = new ArrayList<>();
-    Map<String, Long> silence = new HashMap<>();
-    Map<String, Long> commits = new HashMap<>();
-    if (l.leader() && r != null) {
-      long now = System.currentTimeMillis();
-      r.getLog().getFollowerMatchIndices().forEach((e, m) -> {
-        matches.add(m);
-        commits.put(NodeEndpoint.idOf(e), Math.min(m, commit));
-      });
-      r.getHeartbeatTimestamps().forEach((e, ts) -> silence.put(NodeEndpoint.idOf(e), Math.max(0, now - ts)));
-      commits.put(config.nodeId(), commit);
-    }
-    RaftGroupMembers members = g.node.getEffectiveMembers();
-    List<Member> voters = members(members.getVotingMembers());
-    boolean learners = members.getMembers().size() > members.getVotingMembers().size();
-    return Optional.of(new GroupStatus(l, !l.leader() && !l.leaderId().isEmpty(), term.getTerm(), applied, commit,
-        new GroupStatus.LogPosition(g.log.terms.lastTerm(), g.log.terms.lastIndex()), voters,
-        l.leader() ? g.changingFrom : List.of(), learners,
-        matches, silence, commits, RaftNodeStatus.isTerminal(g.node.getStatus())));
+    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members));
   }
 
   private List<Member> members(java.util.Collection<RaftEndpoint> endpoints) {
