@@ -2,11 +2,11 @@ package dev.rangekv.server.consensus;
 
 /**
  * Latencies a consensus engine times itself, read at scrape time by the node's Raft meters and merged into
- * the same meters as what they bridge from Ratis (the meta range's group), so a node reports one set
- * whichever engine runs its ranges. Thread-safe.
+ * the same meters as the timers of the meta range's group, so a node reports one set whichever engine
+ * runs its ranges. Thread-safe.
  */
 public interface EngineTimers {
-  /** What is timed; the node's meter for each is named in {@code ratis.RaftMetrics}. */
+  /** What is timed; each feeds the node's Raft meter of the same event. */
   enum Kind {
     /** A proposal, from its submission until committed and applied. */
     PROPOSAL,
