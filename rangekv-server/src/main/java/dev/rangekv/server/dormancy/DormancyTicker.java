@@ -210,7 +210,11 @@ public final class DormancyTicker {
       return;
     }
     leaderlessSince.put(rangeId, now); // the next try, if needed, one period later
-    log.info("replica without a leader wakes its range rangeId={} leaderlessMillis={}", rangeId, now - since);
+    // the replica's Raft state says which replica can win: only one whose log is at least as long as a
+    // majority's (ManyDormantRangesIT: a fresh follower with an empty log kept standing, BENCHMARKS.md)
+    log.info("replica without a leader wakes its range rangeId={} leaderlessMillis={} follower={} term={} lastEntry={}/{}"
+        + " applied={} closed={}", rangeId, now - since, division.follower(), division.currentTerm(),
+        division.lastEntry().term(), division.lastEntry().index(), division.appliedIndex(), division.closed());
     waker.wake(rangeId, true);
   }
 
