@@ -14,7 +14,9 @@ import java.util.Map;
  * @param commitIndex the last index known committed here
  * @param lastEntry the term and index of the last entry of the log here ((0, 0) when it is empty)
  * @param members the voters of the current configuration
- * @param previousMembers the voters of the configuration being left while a joint change runs; empty otherwise
+ * @param previousMembers the voters of the configuration being left while a change runs: a joint change's old
+ *     voters, or, on the leader of an engine that changes one member at a time, the voters before its first
+ *     step until its last step ended; empty otherwise
  * @param hasNonVoters some member of the configuration does not vote
  * @param followerMatchIndices on the leader: each follower's highest replicated index
  * @param followerSilenceMillis on the leader: per follower node id, milliseconds since it last answered
@@ -36,7 +38,7 @@ public record GroupStatus(Leadership leadership, boolean follower, long currentT
   /** The term and index of a log entry. */
   public record LogPosition(long term, long index) {}
 
-  /** A joint configuration change is under way. */
+  /** A configuration change is under way (joint, or one member at a time on its leader). */
   public boolean changing() {
     return !previousMembers.isEmpty();
   }

@@ -83,8 +83,11 @@ public interface RangeConsensus {
    * Changes {@code rangeId}'s voters from {@code current} (compared, refused when the configuration is no
    * longer that) to {@code next}: new members are caught up before they count towards a majority, and a
    * change that replaces members runs as one joint change (old and new majorities both needed meanwhile),
-   * so the voter count never grows on the way. Completes once {@code next} committed; fails after {@code
-   * timeout}.
+   * so the voter count never grows on the way. An engine that changes one member at a time (the multi-raft
+   * engine) adds each arriving member as a learner, promotes it once caught up, and removes the leaving
+   * ones last: the voter count grows by the arrivals meanwhile, and its leader's {@link #status} names
+   * {@code current} as the previous members until the last step ended (a second change is refused until
+   * then). Completes once {@code next} committed; fails after {@code timeout}.
    */
   CompletableFuture<Void> changeMembers(long rangeId, List<Member> current, List<Member> next, Duration timeout);
 

@@ -1,7 +1,9 @@
 package dev.rangekv.server.multiraft;
 
+import dev.rangekv.server.consensus.Member;
 import io.microraft.RaftNode;
 import io.microraft.report.RaftNodeReport;
+import java.util.List;
 
 /**
  * This node's replica of one range group: the MicroRaft node, its log, its state machine and the stripe
@@ -14,6 +16,16 @@ final class Group {
   final RangeMachine machine;
   RaftNode node;
   volatile RaftNodeReport report;
+  /**
+   * A leadership transfer is under way: new proposals are refused (retryable) so the log drains, as
+   * MicroRaft hands leadership over only when every appended entry is committed.
+   */
+  volatile boolean transferring;
+  /**
+   * While this replica, leading, changes the members one at a time: the voters before the first step
+   * (reported as the configuration being left, {@code GroupStatus.previousMembers}); empty otherwise.
+   */
+  volatile List<Member> changingFrom = List.of();
 
   Group(long rangeId, Stripe stripe, GroupLog log, RangeMachine machine) {
     this.rangeId = rangeId;

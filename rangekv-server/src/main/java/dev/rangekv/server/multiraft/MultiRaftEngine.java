@@ -9,6 +9,7 @@ import dev.rangekv.proto.replica.RangeQuery;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.server.consensus.ConsensusException;
 import dev.rangekv.server.consensus.ConsensusException.Kind;
+import dev.rangekv.server.consensus.EngineTimers;
 import dev.rangekv.server.consensus.EngineTuning;
 import dev.rangekv.server.consensus.GroupStatus;
 import dev.rangekv.server.consensus.Leadership;
@@ -20,19 +21,16 @@ import dev.rangekv.storage.raftlog.LogBatch;
 import dev.rangekv.storage.raftlog.LogDb;
 import io.grpc.BindableService;
 import io.grpc.Channel;
-import io.microraft.MembershipChangeMode;
 import io.microraft.Ordered;
 import io.microraft.QueryPolicy;
 import io.microraft.RaftConfig;
 import io.microraft.RaftEndpoint;
 import io.microraft.RaftNode;
-import io.microraft.RaftNodeStatus;
 import io.microraft.exception.CannotReplicateException;
 import io.microraft.exception.IndeterminateStateException;
 import io.microraft.exception.NotLeaderException;
 import io.microraft.exception.RaftException;
 import io.microraft.persistence.RestoredRaftState;
-import io.microraft.report.RaftGroupMembers;
 import io.microraft.report.RaftNodeReport;
 import io.microraft.report.RaftTerm;
 import java.io.IOException;
@@ -41,7 +39,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,7 +112,10 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** Runs span fetches of joining ranges (never a stripe: a fetch takes as long as the span). */
   private final java.util.concurrent.Executor joinExecutor;
   private final TransportService service;
+  private final MembershipChanges membership;
   private final RaftConfig raftConfig;
+  /** Proposals from submission until committed and applied here, or failed. */
+  private final LatencySample proposalTimes = new LatencySample();
 
   private MultiRaftEngine(Config config, Host host, LogDb db) {
     this.config = config;
@@ -126,11 +126,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       stripes.add(new Stripe(config.nodeId() + "-raft-stripe-" + s, db, !config.tuning().unsafeFlush(), streams));
     }
     this.service = new TransportService(this::receive);
+    this.membership = new MembershipChanges(groups::get, this::notLeader, this::remember);
     this.joinExecutor = config.joinExecutor();
     EngineTuning t = config.tuning();
     long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
     this.raftConfig = RaftConfig.newBuilder()
-        .setLeaderElectionTimeoutMillis(Math.max(100, t.rpcTimeoutMin().toMillis()))
+        // MicroRaft detects a lost leader by the heartbeat timeout; its election timeout only spaces the retries
+        // of a (pre-)vote that found no majority. A new group's replicas open at slightly different times and
+        // pre-vote at once, so the first round often fails (requests to peers not open yet are dropped, or
+        // two candidates split the vote), and at 1 s one split child in eight waited that long for a leader
+        // (BENCHMARKS.md, "A split child's first leader"); the first-election timeout spaces them instead
+        .setLeaderElectionTimeoutMillis(Math.max(50, t.firstElectionMin().toMillis()))
         .setLeaderHeartbeatPeriodSecs(1)
         .setLeaderHeartbeatTimeoutSecs(heartbeatTimeoutSecs)
         .setCommitCountToTakeSnapshot((int) Math.min(Integer.MAX_VALUE, Math.max(100, t.snapshotThreshold())))
@@ -171,6 +177,14 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     return new RuntimeFigures(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
   }
 
+  /** The latencies this engine times itself (proposals, synced log writes), for the node's Raft meters. */
+  public EngineTimers timers() {
+    return kind -> switch (kind) {
+      case PROPOSAL -> proposalTimes.read();
+      case LOG_SYNC -> LatencySample.merged(stripes.stream().map(s -> s.syncTimes).toList());
+    };
+  }
+
   /** The stream service the node serves on its client port. */
   public BindableService service() {
     return service;
@@ -194,13 +208,15 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
         .setRaftNodeReportListener(r -> {
           g.report = r;
-          report(g.rangeId, r);
+          report(g, r);
         });
   }
 
   /** Passes a MicroRaft report on as the seam's events (the hub drops repeats). */
-  private void report(long rangeId, RaftNodeReport r) {
-    if (r.getRole() == io.microraft.RaftRole.LEADER) {
+  private void report(Group g, RaftNodeReport r) {
+    long rangeId = g.rangeId;
+    boolean leads = r.getRole() == io.microraft.RaftRole.LEADER;
+    if (leads) {
       events.becameLeader(rangeId);
     } else {
       RaftTerm term = r.getTerm();
@@ -208,7 +224,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
           : NodeEndpoint.idOf(term.getLeaderEndpoint()));
     }
     if (r.getReason() == RaftNodeReport.RaftNodeReportReason.GROUP_MEMBERS_CHANGE) {
-      events.configurationApplied(rangeId, members(r.getEffectiveMembers().getVotingMembers()), List.of());
+      events.configurationApplied(rangeId, members(r.getEffectiveMembers().getVotingMembers()),
+          leads ? g.changingFrom : List.of());
     }
   }
 
@@ -393,30 +410,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (g == null) {
       return Optional.empty();
     }
-    Leadership l = leadership(rangeId).orElseThrow();
-    g.node.getReport().thenAccept(r -> g.report = r.getResult()); // fresher next time
-    RaftNodeReport r = g.report;
-    RaftTerm term = g.node.getTerm();
-    long applied = g.machine.replica().appliedIndex().orElse(0);
-    long commit = r == null ? applied : Math.max(applied, r.getLog().getCommitIndex());
-    List<Long> matches = new ArrayList<>();
-    Map<String, Long> silence = new HashMap<>();
-    Map<String, Long> commits = new HashMap<>();
-    if (l.leader() && r != null) {
-      long now = System.currentTimeMillis();
-      r.getLog().getFollowerMatchIndices().forEach((e, m) -> {
-        matches.add(m);
-        commits.put(NodeEndpoint.idOf(e), Math.min(m, commit));
-      });
-      r.getHeartbeatTimestamps().forEach((e, ts) -> silence.put(NodeEndpoint.idOf(e), Math.max(0, now - ts)));
-      commits.put(config.nodeId(), commit);
-    }
-    RaftGroupMembers members = g.node.getEffectiveMembers();
-    List<Member> voters = members(members.getVotingMembers());
-    boolean learners = members.getMembers().size() > members.getVotingMembers().size();
-    return Optional.of(new GroupStatus(l, !l.leader() && !l.leaderId().isEmpty(), term.getTerm(), applied, commit,
-        new GroupStatus.LogPosition(g.log.terms.lastTerm(), g.log.terms.lastIndex()), voters, List.of(), learners,
-        matches, silence, commits, RaftNodeStatus.isTerminal(g.node.getStatus())));
+    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members));
   }
 
   private List<Member> members(java.util.Collection<RaftEndpoint> endpoints) {
@@ -440,13 +434,19 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (notLeader.isPresent()) {
       return CompletableFuture.failedFuture(notLeader.get());
     }
+    if (g.transferring) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NOT_READY,
+          "proposal refused: range " + rangeId + " is handing its leadership over", true));
+    }
     Optional<RangeKvError> refused = g.machine.replica().admitProposal(cmd);
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(new RangeKvException(refused.get()));
     }
+    long start = System.nanoTime();
     CompletableFuture<Ordered<Object>> replicated = g.node.replicate(cmd);
     return replicated.orTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .handle((o, e) -> {
+          proposalTimes.record(System.nanoTime() - start);
           if (e != null) {
             throw mapped(e, "proposal");
           }
@@ -483,7 +483,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   }
 
   /** A MicroRaft failure in the node's terms; whether the entry certainly did not commit is kept. */
-  private static RuntimeException mapped(Throwable failure, String what) {
+  static RuntimeException mapped(Throwable failure, String what) {
     Throwable c = failure;
     while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
       c = c.getCause();
@@ -509,92 +509,23 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     return new ConsensusException(Kind.FAILED, what + " failed: " + c, false);
   }
 
-  // ---- membership and leadership moves ----
+  // ---- membership and leadership moves ({@link MembershipChanges}) ----
 
   @Override
   public CompletableFuture<Void> changeMembers(long rangeId, List<Member> current, List<Member> next, Duration timeout) {
-    Group g = groups.get(rangeId);
-    Optional<ConsensusException> notLeader = notLeader(rangeId);
-    if (g == null || notLeader.isPresent()) {
-      return CompletableFuture.failedFuture(notLeader.orElseThrow());
-    }
-    RaftGroupMembers now = g.node.getCommittedMembers();
-    Set<String> voting = new LinkedHashSet<>(RaftCodec.ids(now.getVotingMembers()));
-    Set<String> expected = new LinkedHashSet<>(current.stream().map(Member::nodeId).toList());
-    if (!voting.equals(expected)) {
-      return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
-          "set configuration failed: the configuration is " + voting + ", not " + expected, true));
-    }
-    remember(next);
-    Set<String> target = new LinkedHashSet<>(next.stream().map(Member::nodeId).toList());
-    // MicroRaft changes one member at a time: every arriving replica is added as a learner, caught up and
-    // promoted before any leaving one is removed, so the voter count grows by one per replica on the way
-    CompletableFuture<Long> chain = CompletableFuture.completedFuture(now.getLogIndex());
-    for (String add : target) {
-      if (!voting.contains(add)) {
-        chain = chain.thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_LEARNER, idx))
-            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos()))
-            .thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, idx));
-      }
-    }
-    for (String remove : voting) {
-      if (!target.contains(remove)) {
-        chain = chain.thenCompose(idx -> step(g, remove, MembershipChangeMode.REMOVE_MEMBER, idx));
-      }
-    }
-    return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((v, e) -> {
-      if (e != null) {
-        throw mapped(e, "set configuration");
-      }
-      return null;
-    });
-  }
-
-  private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {
-    long start = System.nanoTime();
-    return g.node.changeMembership(new NodeEndpoint(node), mode, expectedIndex)
-        .thenApply(o -> {
-          // the time from a promotion's start to the removal's commit is the four-voter window (README)
-          log.info("range membership step committed rangeId={} node={} mode={} millis={} voters={}", g.rangeId, node,
-              mode, (System.nanoTime() - start) / 1_000_000, RaftCodec.ids(o.getResult().getVotingMembers()));
-          return o.getResult().getLogIndex();
-        });
-  }
-
-  /** Completes once the learner {@code node} matched the leader's commit index (polled from reports). */
-  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline) {
-    return g.node.getReport().thenCompose(o -> {
-      RaftNodeReport r = o.getResult();
-      Long match = r.getLog().getFollowerMatchIndices().get(new NodeEndpoint(node));
-      if (match != null && match >= r.getLog().getCommitIndex()) {
-        return CompletableFuture.completedFuture(membersIndex);
-      }
-      if (System.nanoTime() > deadline) {
-        return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
-            "learner " + node + " did not catch up on range " + g.rangeId, false));
-      }
-      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
-          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline));
-    });
+    return membership.change(rangeId, current, next, timeout);
   }
 
   @Override
   public CompletableFuture<Boolean> transferLeadership(long rangeId, String target, Duration timeout) {
-    Group g = groups.get(rangeId);
-    Optional<ConsensusException> notLeader = notLeader(rangeId);
-    if (g == null || notLeader.isPresent()) {
-      return CompletableFuture.failedFuture(notLeader.orElseThrow());
-    }
-    return g.node.transferLeadership(new NodeEndpoint(target)).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .handle((o, e) -> {
-          if (e != null) {
-            throw mapped(e, "transfer leadership");
-          }
-          return true;
-        });
+    return membership.transfer(rangeId, target, timeout);
   }
 
-  /** MicroRaft has no call to stand for election now: a new group's replica waits for its election timeout. */
+  /**
+   * MicroRaft has no call to stand for election now, and needs none here: every replica of a group pre-votes
+   * as its group starts, and a round lost because a peer had not opened the group yet is retried after the
+   * election timeout, which this engine sets to the first-election timeout.
+   */
   @Override
   public boolean campaign(long rangeId) {
     return false;

@@ -110,6 +110,8 @@ final class Stripe {
   final AtomicLong wakeups = new AtomicLong();
   /** Log entries its groups appended (as leader or follower). */
   final AtomicLong appended = new AtomicLong();
+  /** How long each synced write of a cycle's batch took (the node's {@code rangekv.raft.log.sync}). */
+  final LatencySample syncTimes = new LatencySample();
 
   Stripe(String name, LogDb db, boolean syncWrites, Network network) {
     this(name, db, db::write, syncWrites, ALIGN_DEFAULT, network);
@@ -154,7 +156,9 @@ final class Stripe {
         return;
       }
       try {
+        long start = System.nanoTime();
         writer.write(c.batch(), syncWrites);
+        syncTimes.record(System.nanoTime() - start);
       } catch (RuntimeException e) {
         // a failed write leaves the groups' durable state unknown: nothing that depends on it may leave
         failed = true;

@@ -236,7 +236,8 @@ public final class RangeKvNode implements AutoCloseable {
         public int leaders() {
           return leaders.count();
         }
-      }, registry -> new RaftMetrics(config.nodeId(), registry)) : null;
+      }, registry -> new RaftMetrics(config.nodeId(), registry,
+          multiRaft == null ? dev.rangekv.server.consensus.EngineTimers.NONE : multiRaft.timers())) : null;
       if (metrics != null) {
         undo.onFailure(metrics::close);
         directory.onApplied(metrics.raft()::applied);

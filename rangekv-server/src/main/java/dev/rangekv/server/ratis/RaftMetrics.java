@@ -1,6 +1,7 @@
 package dev.rangekv.server.ratis;
 
 import dev.rangekv.server.consensus.ConsensusMeters;
+import dev.rangekv.server.consensus.EngineTimers;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,7 +25,9 @@ import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
 /**
  * This node's Raft latencies in its Micrometer registry. Ratis times proposals, log appends, log fsyncs
  * and follower appends itself, per Raft group, in its JVM-wide Dropwizard registries; they are bridged
- * here at scrape time rather than measured twice. Ratis 3.3 has no apply timer, so the range state
+ * here at scrape time rather than measured twice. When another engine runs the node's ranges (the
+ * multi-raft engine), its own {@link EngineTimers} (proposals, synced log writes) are merged into the same
+ * meters at each reading; log appends and follower appends then count the meta range's group only. Ratis 3.3 has no apply timer, so the range state
  * machines' apply is timed here ({@link #applied}).
  *
  * <p>Cardinality is per node, whatever the number of ranges: a bridged timer merges every group of this
@@ -80,10 +83,17 @@ public final class RaftMetrics implements ConsensusMeters {
     }
   }
 
+  /** The timers an engine of its own (not Ratis) feeds into the same meters; the others it leaves to Ratis. */
+  private static final Map<Bridged, EngineTimers.Kind> ENGINE_KINDS = Map.of(
+      Bridged.PROPOSAL, EngineTimers.Kind.PROPOSAL, Bridged.LOG_SYNC, EngineTimers.Kind.LOG_SYNC);
+  /** The key an engine's timers are counted under, beside the Ratis groups' member ids. */
+  private static final String ENGINE = "engine";
+
   static final double[] QUANTILES = {0.5, 0.95, 0.99};
   private static final long READ_EVERY_NANOS = 500_000_000L;
 
   private final String memberPrefix;
+  private final EngineTimers engine;
   private final long readEveryNanos;
   private final Timer apply;
   private final Map<Bridged, Reading> last = new EnumMap<>(Bridged.class);
@@ -97,12 +107,25 @@ public final class RaftMetrics implements ConsensusMeters {
   record Reading(long count, double[] quantiles) {}
 
   public RaftMetrics(String nodeId, MeterRegistry registry) {
-    this(nodeId, registry, READ_EVERY_NANOS);
+    this(nodeId, registry, EngineTimers.NONE);
+  }
+
+  /**
+   * With the timers of the engine that runs this node's ranges when that is not Ratis (the multi-raft
+   * engine): its proposals and synced log writes count in the same meters as the meta range's Ratis group.
+   */
+  public RaftMetrics(String nodeId, MeterRegistry registry, EngineTimers engine) {
+    this(nodeId, registry, READ_EVERY_NANOS, engine);
   }
 
   /** {@code readEveryNanos}: how long one reading of Ratis' registries serves scrapes (0: every time). */
   RaftMetrics(String nodeId, MeterRegistry registry, long readEveryNanos) {
+    this(nodeId, registry, readEveryNanos, EngineTimers.NONE);
+  }
+
+  RaftMetrics(String nodeId, MeterRegistry registry, long readEveryNanos, EngineTimers engine) {
     this.memberPrefix = nodeId + "@";
+    this.engine = engine;
     this.readEveryNanos = readEveryNanos;
     this.apply = Timer.builder("rangekv.raft.apply")
         .description("Raft entries applied by this node's range replicas (one entry may carry many writes)")
@@ -166,6 +189,13 @@ public final class RaftMetrics implements ConsensusMeters {
         }
       }
     }
+    ENGINE_KINDS.forEach((b, kind) -> {
+      EngineTimers.Reading r = engine.read(kind);
+      if (r.count() > 0) {
+        counts.get(b).put(ENGINE, r.count());
+        values.get(b).add(r.recentNanos());
+      }
+    });
     for (Bridged b : Bridged.values()) {
       last.put(b, new Reading(advance(b, counts.get(b)), quantiles(values.get(b))));
     }

@@ -2,6 +2,7 @@ package dev.rangekv.server.ratis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rangekv.server.consensus.EngineTimers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import org.apache.ratis.metrics.MetricRegistries;
@@ -46,6 +47,31 @@ class RaftMetricsTest {
       assertThat(meters.find("rangekv.raft.proposal").gauges()).hasSize(RaftMetrics.QUANTILES.length);
     } finally {
       List.of(a, b, other).forEach(i -> MetricRegistries.global().remove(i));
+    }
+  }
+
+  @Test
+  void anEnginesOwnTimers_countBesideTheRatisGroups_inTheSameMeters() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    long[] proposals = {0};
+    EngineTimers engine = kind -> kind == EngineTimers.Kind.PROPOSAL
+        ? new EngineTimers.Reading(proposals[0], new long[] {4_000_000_000L, 4_000_000_000L, 4_000_000_000L})
+        : new EngineTimers.Reading(2, new long[] {1_000_000L, 3_000_000L});
+    RaftMetrics raft = new RaftMetrics("engine-n1", meters, 0, engine);
+    MetricRegistryInfo meta = server("engine-n1@meta");
+    try {
+      proposals(meta, 1); // the meta range's group, still on Ratis
+      proposals[0] = 3;
+      assertThat(meters.get("rangekv.raft.proposals").functionCounter().count()).isEqualTo(4);
+      // the engine's values (4 s) outnumber the meta group's one quick proposal
+      assertThat(meters.get("rangekv.raft.proposal").tag("quantile", "0.5").gauge().value()).isEqualTo(4.0);
+      proposals[0] = 5;
+      assertThat(meters.get("rangekv.raft.proposals").functionCounter().count()).isEqualTo(6);
+      assertThat(meters.get("rangekv.raft.log.syncs").functionCounter().count()).isEqualTo(2);
+      assertThat(meters.get("rangekv.raft.log.sync").tag("quantile", "0.99").gauge().value()).isEqualTo(0.003);
+      assertThat(meters.get("rangekv.raft.follower.appends").functionCounter().count()).isZero();
+    } finally {
+      MetricRegistries.global().remove(meta);
     }
   }
 

@@ -1,0 +1,185 @@
+package dev.rangekv.server.multiraft;
+
+import dev.rangekv.server.consensus.ConsensusException;
+import dev.rangekv.server.consensus.ConsensusException.Kind;
+import dev.rangekv.server.consensus.Member;
+import io.microraft.MembershipChangeMode;
+import io.microraft.report.RaftGroupMembers;
+import io.microraft.report.RaftNodeReport;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Membership changes and leadership transfers of the range groups this node leads, on MicroRaft's terms:
+ * members change one at a time (each arrival a learner, caught up, promoted; then the removals), a failed
+ * change takes its learners out again, and a transfer first lets the group's log drain (MicroRaft hands
+ * over only with every appended entry committed). Thread-safe; steps run on the group's stripe.
+ */
+final class MembershipChanges {
+  private static final Logger log = LoggerFactory.getLogger(MembershipChanges.class);
+
+  private final LongFunction<Group> groups;
+  private final LongFunction<Optional<ConsensusException>> notLeader;
+  private final Consumer<List<Member>> remember;
+
+  /**
+   * @param groups this node's group of a range; null when it runs none
+   * @param notLeader why this node cannot change a range's group (no group, not its leader); empty when it can
+   * @param remember records members' Raft addresses before they are named to MicroRaft
+   */
+  MembershipChanges(LongFunction<Group> groups, LongFunction<Optional<ConsensusException>> notLeader,
+      Consumer<List<Member>> remember) {
+    this.groups = groups;
+    this.notLeader = notLeader;
+    this.remember = remember;
+  }
+
+  /** {@link MultiRaftEngine#changeMembers}: learner, catch-up and promotion per arrival, then removals. */
+  CompletableFuture<Void> change(long rangeId, List<Member> current, List<Member> next, Duration timeout) {
+    Group g = groups.apply(rangeId);
+    Optional<ConsensusException> notLeader = this.notLeader.apply(rangeId);
+    if (g == null || notLeader.isPresent()) {
+      return CompletableFuture.failedFuture(notLeader.orElseThrow());
+    }
+    RaftGroupMembers now = g.node.getCommittedMembers();
+    Set<String> voting = new LinkedHashSet<>(RaftCodec.ids(now.getVotingMembers()));
+    Set<String> expected = new LinkedHashSet<>(current.stream().map(Member::nodeId).toList());
+    if (!voting.equals(expected)) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
+          "set configuration failed: the configuration is " + voting + ", not " + expected, true));
+    }
+    if (!g.changingFrom.isEmpty()) {
+      return CompletableFuture.failedFuture(new ConsensusException(Kind.NOT_READY,
+          "set configuration refused: range " + rangeId + " is changing its members", true));
+    }
+    remember.accept(next);
+    g.changingFrom = List.copyOf(current);
+    Set<String> target = new LinkedHashSet<>(next.stream().map(Member::nodeId).toList());
+    // MicroRaft changes one member at a time: every arriving replica is added as a learner, caught up and
+    // promoted before any leaving one is removed, so the voter count grows by one per replica on the way
+    CompletableFuture<Long> chain = CompletableFuture.completedFuture(now.getLogIndex());
+    for (String add : target) {
+      if (!voting.contains(add)) {
+        chain = chain.thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_LEARNER, idx))
+            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos()))
+            .thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, idx));
+      }
+    }
+    for (String remove : voting) {
+      if (!target.contains(remove)) {
+        chain = chain.thenCompose(idx -> step(g, remove, MembershipChangeMode.REMOVE_MEMBER, idx));
+      }
+    }
+    List<String> arrivals = target.stream().filter(id -> !voting.contains(id)).toList();
+    return chain.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((v, e) -> e == null ? CompletableFuture.<Void>completedFuture(null) : failed(g, arrivals, e))
+        .thenCompose(f -> f)
+        .whenComplete((v, e) -> g.changingFrom = List.of());
+  }
+
+  /** Fails a change with {@code failure} once its arrivals that are still learners were removed. */
+  private CompletableFuture<Void> failed(Group g, List<String> arrivals, Throwable failure) {
+    return withoutLearners(g, arrivals).handle((x, cleanup) -> {
+      if (cleanup != null) {
+        log.warn("range kept a learner of a failed membership change rangeId={} error={}", g.rangeId,
+            cleanup.toString());
+      }
+      throw MultiRaftEngine.mapped(failure, "set configuration");
+    });
+  }
+
+  /**
+   * After a failed change: removes those of {@code arrivals} that are still learners (a replica that never
+   * caught up, its node down, say). Left in, a learner is a member no voter counts, yet the range then
+   * always has a non-voter (it never goes dormant) and the next add of that node finds it a member already;
+   * the caller's abort only looks at voters.
+   */
+  private CompletableFuture<Void> withoutLearners(Group g, List<String> arrivals) {
+    RaftGroupMembers committed = g.node.getCommittedMembers();
+    Set<String> voters = new LinkedHashSet<>(RaftCodec.ids(committed.getVotingMembers()));
+    CompletableFuture<Long> chain = CompletableFuture.completedFuture(committed.getLogIndex());
+    for (String id : RaftCodec.ids(committed.getMembers())) {
+      if (arrivals.contains(id) && !voters.contains(id)) {
+        chain = chain.thenCompose(idx -> step(g, id, MembershipChangeMode.REMOVE_MEMBER, idx));
+      }
+    }
+    return chain.thenApply(idx -> null);
+  }
+
+  private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {
+    long start = System.nanoTime();
+    return g.node.changeMembership(new NodeEndpoint(node), mode, expectedIndex)
+        .thenApply(o -> {
+          // the time from a promotion's start to the removal's commit is the four-voter window (README)
+          log.info("range membership step committed rangeId={} node={} mode={} millis={} voters={}", g.rangeId, node,
+              mode, (System.nanoTime() - start) / 1_000_000, RaftCodec.ids(o.getResult().getVotingMembers()));
+          return o.getResult().getLogIndex();
+        });
+  }
+
+  /** Completes once the learner {@code node} matched the leader's commit index (polled from reports). */
+  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline) {
+    return g.node.getReport().thenCompose(o -> {
+      RaftNodeReport r = o.getResult();
+      Long match = r.getLog().getFollowerMatchIndices().get(new NodeEndpoint(node));
+      if (match != null && match >= r.getLog().getCommitIndex()) {
+        return CompletableFuture.completedFuture(membersIndex);
+      }
+      if (System.nanoTime() > deadline) {
+        return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
+            "learner " + node + " did not catch up on range " + g.rangeId, false));
+      }
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
+          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline));
+    });
+  }
+
+  /** {@link MultiRaftEngine#transferLeadership}, once the group's log drained. */
+  CompletableFuture<Boolean> transfer(long rangeId, String target, Duration timeout) {
+    Group g = groups.apply(rangeId);
+    Optional<ConsensusException> notLeader = this.notLeader.apply(rangeId);
+    if (g == null || notLeader.isPresent()) {
+      return CompletableFuture.failedFuture(notLeader.orElseThrow());
+    }
+    // MicroRaft transfers only once every appended entry is committed, checks that once a heartbeat period
+    // (1 s) and gives up at the heartbeat timeout (2 s): under steady writes the first check always found
+    // entries in flight and the transfer timed out. So proposals stop here first and the log drains.
+    g.transferring = true;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    return drained(g, deadline)
+        .thenCompose(x -> g.node.transferLeadership(new NodeEndpoint(target)))
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((o, e) -> {
+          g.transferring = false;
+          if (e != null) {
+            throw MultiRaftEngine.mapped(e, "transfer leadership");
+          }
+          return true;
+        });
+  }
+
+  /** Completes once the group's commit index reached its last entry (polled from reports). */
+  private CompletableFuture<Void> drained(Group g, long deadline) {
+    return g.node.getReport().thenCompose(o -> {
+      RaftNodeReport r = o.getResult();
+      if (r.getLog().getCommitIndex() >= r.getLog().getLastLogOrSnapshotIndex()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (System.nanoTime() > deadline) {
+        return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
+            "range " + g.rangeId + " did not commit its entries before a leadership transfer", false));
+      }
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS))
+          .thenCompose(x -> drained(g, deadline));
+    });
+  }
+}
