@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.proto.KeyValueProto;
-import dev.rangekv.server.node.EngineChoice;
 import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.node.OnMultiRaftEngine;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
@@ -16,10 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,18 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ranges and splits end to end, then a restart of every node from its log database and store, after
  * which every acknowledged write reads back.
  */
+@ExtendWith(OnMultiRaftEngine.class)
 class MultiRaftEngineIT {
   @TempDir Path dir;
-
-  @BeforeEach
-  void multiRaft() {
-    System.setProperty(EngineChoice.PROPERTY, "multiraft");
-  }
-
-  @AfterEach
-  void back() {
-    System.clearProperty(EngineChoice.PROPERTY);
-  }
 
   static String key(int i) {
     return String.format("k%05d", i);

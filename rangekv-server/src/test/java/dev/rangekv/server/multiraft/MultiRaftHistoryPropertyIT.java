@@ -6,8 +6,8 @@ import dev.rangekv.core.key.Key;
 import dev.rangekv.core.key.RangeEnd;
 import dev.rangekv.server.consensus.Leadership;
 import dev.rangekv.server.consensus.RangeConsensus;
-import dev.rangekv.server.node.EngineChoice;
 import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.node.OnMultiRaftEngine;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.storage.KeyValue;
 import dev.rangekv.testcluster.ClusterRouter;
@@ -23,10 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,18 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * unknown to the caller), and no key nobody wrote is. Seeded: a failure names the seed, {@code
  * -Drangekv.seed=N} replays the choices (the interleaving of real threads differs).
  */
+@ExtendWith(OnMultiRaftEngine.class)
 class MultiRaftHistoryPropertyIT {
   @TempDir Path dir;
-
-  @BeforeEach
-  void multiRaft() {
-    System.setProperty(EngineChoice.PROPERTY, "multiraft");
-  }
-
-  @AfterEach
-  void back() {
-    System.clearProperty(EngineChoice.PROPERTY);
-  }
 
   @Test
   @Timeout(240)

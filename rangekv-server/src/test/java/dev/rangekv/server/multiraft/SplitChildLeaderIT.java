@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rangekv.core.key.Key;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.server.consensus.Leadership;
-import dev.rangekv.server.node.EngineChoice;
 import dev.rangekv.server.node.LocalCluster;
+import dev.rangekv.server.node.OnMultiRaftEngine;
 import dev.rangekv.server.node.RaftTuning;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
@@ -15,10 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,19 +27,10 @@ import org.slf4j.LoggerFactory;
  * split's answer to the child's first ready leader (BENCHMARKS.md, "Multi-raft runtime behind the seam":
  * run with {@code -Drangekv.splitChildren=N} for a figure; CI makes a few).
  */
+@ExtendWith(OnMultiRaftEngine.class)
 class SplitChildLeaderIT {
   private static final Logger log = LoggerFactory.getLogger(SplitChildLeaderIT.class);
   @TempDir Path dir;
-
-  @BeforeEach
-  void multiRaft() {
-    System.setProperty(EngineChoice.PROPERTY, "multiraft");
-  }
-
-  @AfterEach
-  void back() {
-    System.clearProperty(EngineChoice.PROPERTY);
-  }
 
   @Test
   @Timeout(300)

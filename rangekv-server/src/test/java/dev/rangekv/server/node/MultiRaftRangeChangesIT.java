@@ -28,10 +28,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,20 +43,11 @@ import org.slf4j.LoggerFactory;
  * group closed) ended by writers waking the range; writers run throughout, and every acknowledged write
  * reads back at the end.
  */
+@ExtendWith(OnMultiRaftEngine.class)
 class MultiRaftRangeChangesIT {
   private static final Logger log = LoggerFactory.getLogger(MultiRaftRangeChangesIT.class);
 
   @TempDir Path dir;
-
-  @BeforeEach
-  void multiRaft() {
-    System.setProperty(EngineChoice.PROPERTY, "multiraft");
-  }
-
-  @AfterEach
-  void back() {
-    System.clearProperty(EngineChoice.PROPERTY);
-  }
 
   @Test
   @Timeout(240)
