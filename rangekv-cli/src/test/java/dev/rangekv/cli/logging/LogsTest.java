@@ -7,22 +7,16 @@ import ch.qos.logback.classic.LoggerContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A node's log file: dated ISO-8601 lines with zone (or JSON objects), with java.util.logging bridged in. */
+@ExtendWith(RestoresTestLogging.class)
 class LogsTest {
   @TempDir Path dir;
-
-  @AfterEach
-  void backToTestLogging() throws Exception {
-    LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
-    ctx.reset();
-    new ch.qos.logback.classic.util.ContextInitializer(ctx).autoConfig(); // logback-test.xml again
-  }
 
   @Test
   void nodeLog_textLinesCarryDateTimeAndZone_andJulLinesArrive() throws Exception {

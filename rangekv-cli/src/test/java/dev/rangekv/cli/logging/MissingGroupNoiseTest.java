@@ -11,21 +11,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.exceptions.GroupMismatchException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** Ratis' stack traces for requests to range groups a node does not run become one line a minute. */
+@ExtendWith(RestoresTestLogging.class)
 class MissingGroupNoiseTest {
   @TempDir Path dir;
-
-  @AfterEach
-  void backToTestLogging() throws Exception {
-    LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
-    ctx.reset();
-    new ch.qos.logback.classic.util.ContextInitializer(ctx).autoConfig(); // logback-test.xml again
-  }
 
   @Test
   void aNodeLog_holdsOneLineForManyMissingGroupTraces_andEveryOtherWarning() throws Exception {
