@@ -150,12 +150,9 @@ class AdminOperationsTest {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1", "n2", "n3"));
     Harness h = new Harness(c).start();
-    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
-    for (int i = 1; i <= 7; i++) {
-      req.addSplitKeys(ProtoValues.bytes(k(i * 100)));
-    }
+    PreSplitRequest req = splitEvery(100, 7);
 
-    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+    PreSplitResponse r = Harness.call(h.service::preSplit, req);
 
     assertThat(r.getRangesList()).hasSize(8);
     h.assertMapMatchesCluster();
@@ -172,12 +169,9 @@ class AdminOperationsTest {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1", "n2", "n3"));
     Harness h = new Harness(c).start();
-    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
-    for (int i = 1; i <= 63; i++) {
-      req.addSplitKeys(ProtoValues.bytes(k(i * 10)));
-    }
+    PreSplitRequest req = splitEvery(10, 63);
 
-    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+    PreSplitResponse r = Harness.call(h.service::preSplit, req);
 
     assertThat(r.getRangesList()).hasSize(64);
     h.assertMapMatchesCluster();
@@ -199,12 +193,9 @@ class AdminOperationsTest {
     FakeCluster c = new FakeCluster("n1", "n2", "n3");
     c.tile(List.of(), List.of("n1", "n2", "n3"));
     Harness h = new Harness(c).start();
-    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
-    for (int i = 1; i <= 63; i++) {
-      req.addSplitKeys(ProtoValues.bytes(k(i * 10)));
-    }
+    PreSplitRequest req = splitEvery(10, 63);
 
-    Harness.call(h.service::preSplit, req.build());
+    Harness.call(h.service::preSplit, req);
 
     List<String> calls = c.calls();
     List<String> bornDormant = calls.stream().filter(s -> s.startsWith("born dormant "))
@@ -220,12 +211,9 @@ class AdminOperationsTest {
     c.tile(List.of(), List.of("n1"));
     Harness h = new Harness(c).start();
     h.heartbeatAll();
-    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
-    for (int i = 1; i <= 7; i++) {
-      req.addSplitKeys(ProtoValues.bytes(k(i * 100)));
-    }
+    PreSplitRequest req = splitEvery(100, 7);
 
-    PreSplitResponse r = Harness.call(h.service::preSplit, req.build());
+    PreSplitResponse r = Harness.call(h.service::preSplit, req);
 
     assertThat(r.getRangesList()).hasSize(8)
         .allSatisfy(d -> assertThat(d.getReplicasList()).hasSize(3));
@@ -234,5 +222,14 @@ class AdminOperationsTest {
     assertThat(changes.subList(0, 2)).as("the range to split gets its replicas before the first split")
         .containsExactlyInAnyOrder("add r1 n2", "add r1 n3");
     assertThat(changes.stream().filter(s -> s.startsWith("add"))).as("no child needs a replica added").hasSize(2);
+  }
+
+  /** A pre-split at {@code points} keys {@code step} apart: k(step), k(2 * step), ... */
+  private static PreSplitRequest splitEvery(int step, int points) {
+    PreSplitRequest.Builder req = PreSplitRequest.newBuilder();
+    for (int i = 1; i <= points; i++) {
+      req.addSplitKeys(ProtoValues.bytes(k(i * step)));
+    }
+    return req.build();
   }
 }
