@@ -49,7 +49,10 @@ import java.util.function.Predicate;
  */
 final class RestoreRun {
   private static final int MAX_ATTEMPTS = 10;
-  /** How often one staged item's ingest is asked again while its range answers UNAVAILABLE (waking). */
+  /**
+   * How often one staged item's ingest is asked again while its range answers UNAVAILABLE (waking) or
+   * an answer left its outcome unknown (a range applies one restore's ingest once, so asking again is safe).
+   */
   private static final int INGEST_ROUNDS = 5;
   private static final long INGEST_PAUSE_MILLIS = 200;
   private static final String NOT_STAGED = "restore files were not staged on node ";
@@ -294,8 +297,9 @@ final class RestoreRun {
         .setIngest(ingest)
         .build();
     StatusRuntimeException failure = null;
+    StatusRuntimeException unknown = null;
     for (int round = 0; round < INGEST_ROUNDS; round++) {
-      boolean waking = false;
+      boolean again = false;
       for (String address : cluster.addresses(d)) {
         try {
           IngestStagedResponse r = BackupServiceGrpc.newBlockingStub(channels.channel(address))
@@ -317,19 +321,24 @@ final class RestoreRun {
             }
             throw new CliException("restore into " + fmt(span) + " refused: " + msg, e);
           }
-          if (typed.isPresent() && !typed.get().getDefinitelyNotApplied() && !typed.get().hasNotLeader()) {
-            throw new CliException("restore into " + fmt(span) + ": outcome unknown (" + describe(e)
-                + "); check the range and run the restore again with --overwrite", e);
+          boolean ambiguous = typed.isPresent() && !typed.get().getDefinitelyNotApplied() && !typed.get().hasNotLeader();
+          if (ambiguous) {
+            unknown = e;
           }
-          waking |= typed.isPresent() && typed.get().hasUnavailable();
+          // a dormant range (a pre-split's are born so) answers UNAVAILABLE while it wakes; an entry whose
+          // outcome is unknown may be proposed again, since a range applies one restore's ingest once
+          again |= ambiguous || typed.isPresent() && typed.get().hasUnavailable();
         }
       }
-      if (!waking || round == INGEST_ROUNDS - 1) {
+      if (!again || round == INGEST_ROUNDS - 1) {
         break;
       }
-      // a dormant range (a pre-split's are born so) answers UNAVAILABLE while it wakes: the files stay
-      // staged, so only the ingest is asked again, once the wake had time to elect a leader
+      // the files stay staged, so only the ingest is asked again, once a leader had time to settle
       pause(round);
+    }
+    if (unknown != null) {
+      throw new CliException("restore into " + fmt(span) + ": outcome unknown (" + describe(unknown)
+          + "); check the range and run the restore again with --overwrite", unknown);
     }
     return Optional.of("no replica of r" + d.getRangeId() + " took the ingest: " + (failure == null ? "" : describe(failure)));
   }

@@ -5,6 +5,7 @@ import dev.rangekv.proto.BatchRequest;
 import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
+import dev.rangekv.proto.replica.IngestCommand;
 import dev.rangekv.proto.replica.QueryResult;
 import dev.rangekv.proto.replica.RangeCommand;
 import dev.rangekv.proto.replica.RangeQuery;
@@ -327,7 +328,17 @@ public final class RangeReplica {
    * keys, and the entries up to that index are skipped as after any span install.
    */
   private Applied applyIngest(Entry e) {
-    if (SpanIngest.missingHere(store, e.descriptor(), e.cmd().getIngest())) {
+    IngestCommand ingest = e.cmd().getIngest();
+    if (SpanIngest.repeated(store, rangeId, ingest)) {
+      log.info("restore ingest entry repeated; applied once already rangeId={} restoreId={} index={}", rangeId,
+          ingest.getRestoreId(), e.index());
+      e.batch().setApplied(rangeId, e.term(), e.index());
+      CommandResult result = CommandResult.newBuilder().setAppliedIndex(e.index())
+          .setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
+      // the ingested field deletes whatever was staged again for it
+      return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.of(ingest));
+    }
+    if (SpanIngest.missingHere(store, e.descriptor(), ingest)) {
       log.warn("restore files not staged on this node; fetching the restored span rangeId={} index={}", rangeId,
           e.index());
       LogPoint point = install(IngestRepair.fetch(host, rangeId, e.cmd().getIngest().getStagedNodeIdsList(), e.index()));
@@ -338,11 +349,17 @@ public final class RangeReplica {
           e.index(), point.index());
       return Applied.of(result);
     }
-    CommandResult result = SpanIngest.apply(store, e.descriptor(), e.cmd().getIngest(), e.index()).toBuilder()
-        .setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
-    e.batch().setApplied(rangeId, e.term(), e.index()).sync(); // durable before the staged files go
+    CommandResult result = SpanIngest.apply(store, e.descriptor(), ingest, e.index());
+    if (result.hasError()) {
+      // refused alike on every replica: the error is the answer (setting the range would replace it)
+      e.batch().setApplied(rangeId, e.term(), e.index());
+    } else {
+      result = result.toBuilder().setRange(host.movedDescriptors(e.descriptor()).get(0)).build();
+      SpanIngest.recordApplied(rangeId, ingest, e.batch());
+      e.batch().setApplied(rangeId, e.term(), e.index()).sync(); // durable before the staged files go
+    }
     return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
-        Optional.of(e.cmd().getIngest()));
+        Optional.of(ingest));
   }
 
   private Applied applyGroupedWrites(Entry e) {

@@ -8,8 +8,10 @@ import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.IngestCommand;
 import dev.rangekv.storage.NodeStore;
+import dev.rangekv.storage.WriteBatchBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -25,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * ingests alike. The staged files are ingested as a replica move ingests its span, in one RocksDB ingest
  * (with overwrite, the deletes of the old keys ride in the same ingest): readers see the old span or the
  * new one, never the span empty. They are deleted only after the entry's applied index is written,
- * so a replica that crashes in between applies the entry again from the same files.
+ * so a replica that crashes in between applies the entry again from the same files. The restore id of
+ * the last ingest applied is kept in the range's local field {@value #INGESTED_FIELD}, written with the
+ * entry's applied index: a second entry of the same restore (a proposal sent again after a leader change
+ * left its outcome unknown) applies as a no-op. Without it, every replica would look for its deleted
+ * staged files, wait for a peer to serve the span, and hold the range's apply.
  */
 public final class SpanIngest {
   private static final Logger log = LoggerFactory.getLogger(SpanIngest.class);
@@ -33,7 +39,22 @@ public final class SpanIngest {
   /** The start of the refusal when a replica's node has no staged copy (the range moved meanwhile). */
   public static final String NOT_STAGED = "restore files were not staged on node ";
 
+  /** Local-state field of a range: the restore id of the last ingest entry it applied (UTF-8). */
+  static final String INGESTED_FIELD = "ingested";
+
   private SpanIngest() {}
+
+  /** True when {@code ingest}'s restore already ingested into range {@code rangeId} here. */
+  public static boolean repeated(NodeStore store, long rangeId, IngestCommand ingest) {
+    return store.localGet(rangeId, INGESTED_FIELD)
+        .map(b -> new String(b, StandardCharsets.UTF_8).equals(ingest.getRestoreId()))
+        .orElse(false);
+  }
+
+  /** Records, into the batch that writes the entry's applied index, that {@code ingest} applied. */
+  public static void recordApplied(long rangeId, IngestCommand ingest, WriteBatchBuilder batch) {
+    batch.localPut(rangeId, INGESTED_FIELD, ingest.getRestoreId().getBytes(StandardCharsets.UTF_8));
+  }
 
   /** Why {@code ingest} must not apply to {@code d}; empty when it may. */
   public static Optional<String> refuse(NodeStore store, RangeDescriptor d, IngestCommand ingest) {

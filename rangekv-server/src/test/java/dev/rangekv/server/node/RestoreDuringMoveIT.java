@@ -123,7 +123,7 @@ class RestoreDuringMoveIT {
   }
 
   /** One SST file of r/000..r/099 under {@code dir}, described as a backup lists it. */
-  private static BackupFile restoreFile(Path dir) throws Exception {
+  static BackupFile restoreFile(Path dir) throws Exception {
     RocksDB.loadLibrary();
     Files.createDirectories(dir);
     Path sst = dir.resolve("span-000000.sst");
@@ -140,7 +140,7 @@ class RestoreDuringMoveIT {
   }
 
   /** Stages {@code file} (small: one chunk) on the node at {@code address}; fails with the node's refusal. */
-  private static void stage(PeerChannels channels, String address, StageHeader header, Path file) throws Exception {
+  static void stage(PeerChannels channels, String address, StageHeader header, Path file) throws Exception {
     CompletableFuture<StageFilesResponse> reply = new CompletableFuture<>();
     StreamObserver<StageChunk> out = BackupServiceGrpc.newStub(channels.channel(address))
         .withDeadlineAfter(30, TimeUnit.SECONDS).stageFiles(new StreamObserver<>() {
