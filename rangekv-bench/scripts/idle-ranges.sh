@@ -16,7 +16,7 @@
 # Environment: RKV_JAR (default rangekv-cli/target/rangekv.jar), RKV_DIR (default /tmp/rangekv-idle:
 # wiped), RKV_PORT (n1's client port, default 7901; n2 +10, n3 +20), RKV_NODE_OPTS (extra `start` options),
 # RKV_JAVA_OPTS (node JVM options), SETTLE (default 30), SAMPLE (default 60), WAIT (seconds a pre-split may
-# take to complete, default 600).
+# take to complete, default 600), HISTO (set: after each window, the first node's largest classes on the heap).
 set -u
 cd "$(dirname "$0")/../.."
 JAR=${RKV_JAR:-rangekv-cli/target/rangekv.jar}
@@ -75,6 +75,9 @@ sample() { # label
       "threads=$(awk '/Threads/ {print $2}' /proc/$p/status) heap(${heap:-?})"
   done < "$D/cpu0"
   echo "$1: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ -n "${HISTO:-}" ]; then # the first node's largest classes on the heap (a full GC; after the window)
+    jcmd "$(head -1 "$D/pids")" GC.class_histogram 2> /dev/null | sed -n 3,14p | sed "s/^/$1 histogram /"
+  fi
 }
 
 sample "0 ranges split (the first range only)"
