@@ -450,7 +450,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (g == null) {
       return Optional.empty();
     }
-    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members));
+    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members,
+        id -> liveness.live(id, System.currentTimeMillis())));
   }
 
   private List<Member> members(java.util.Collection<RaftEndpoint> endpoints) {

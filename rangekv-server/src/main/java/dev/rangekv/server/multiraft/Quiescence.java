@@ -114,13 +114,19 @@ final class Quiescence {
 
   private void quiesceLeader(Group g) {
     RaftState s = ((RaftNodeImpl) g.node).state();
-    g.quiet = true;
+    quiet(g);
     g.quietLeader = null;
     Quiesce notice = Quiesce.newBuilder().setRangeId(g.rangeId).setTerm(s.term())
         .setLastIndex(s.log().lastLogOrSnapshotIndex()).build();
     for (RaftEndpoint f : s.leaderState().getFollowerStates().keySet()) {
       g.stripe.notice(NodeEndpoint.idOf(f), notice);
     }
+  }
+
+  /** Quiesces {@code g}; its status is read from the report taken now until it wakes (GroupStatusView). */
+  private static void quiet(Group g) {
+    g.node.getReport().thenAccept(r -> g.report = r.getResult()); // on the stripe: at once
+    g.quiet = true;
   }
 
   /** The leader {@code from} quiesced the group: this replica follows when it holds what the leader holds. */
@@ -135,7 +141,7 @@ final class Quiescence {
         && s.term() == notice.getTerm() && leader != null && NodeEndpoint.idOf(leader).equals(from)
         && s.preCandidateState() == null && s.log().lastLogOrSnapshotIndex() == notice.getLastIndex()
         && s.commitIndex() == notice.getLastIndex()) {
-      g.quiet = true;
+      quiet(g);
       g.quietLeader = from;
       g.stripe.quietFollowers.computeIfAbsent(from, n -> new HashSet<>()).add(g);
     }
