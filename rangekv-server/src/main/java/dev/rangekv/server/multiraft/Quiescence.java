@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * heartbeat (MicroRaft's heartbeat task runs at once and finds the leader's heartbeats timed out).
  * The hooks recognise implementation classes of MicroRaft 0.7 (its heartbeat task, its state): the
  * version is pinned, and {@code MultiRaftEngineIT} checks that idle groups quiesce, wake and fail over.
- * Every method but {@link #schedule} (which MicroRaft calls on the stripe) runs on the group's stripe.
+ * A follower trusts a live leader node for a live leader group: a leader's group that closed while its
+ * node kept running (no such path is known: moves, merges and dormancy run through the group awake) would
+ * leave its quiesced followers waiting until a message or a request wakes them.
+ * Every method runs on the group's stripe thread (MicroRaft schedules its tasks from there).
  */
 final class Quiescence {
   static final int HEARTBEAT = 1;
