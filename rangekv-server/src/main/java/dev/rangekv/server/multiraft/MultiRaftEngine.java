@@ -173,9 +173,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   }
 
   /**
-   * Every keep-alive period: the first stripe sends each known peer node an envelope (empty unless it had
-   * one to send anyway, which it still sends on its own), and every stripe wakes the quiesced followers
-   * whose leader's node went unheard.
+   * Every keep-alive period: the first stripe sends each known peer node an empty envelope (a keep-alive,
+   * whatever else went to it), and every stripe wakes its quiesced followers whose leader's node went
+   * unheard.
    */
   private void startLiveness() {
     long period = liveness.keepAliveMillis();
@@ -190,7 +190,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     }
   }
 
-  /** Groups quiesced here now, as leader or follower (for tests and the node's figures). */
+  /** Groups quiesced here now, as leader or follower (for tests). */
   public int quiescedGroups() {
     int n = 0;
     for (Group g : groups.values()) {
