@@ -27,6 +27,22 @@ final class Group {
    */
   volatile List<Member> changingFrom = List.of();
 
+  // ---- quiescence: written by the group's stripe thread only ({@link Quiescence}) ----
+  /** Quiesced: it sends no heartbeats and runs no periodic task until something wakes it (read by counts). */
+  volatile boolean quiet;
+  /** Quiesced as a follower: the node of the leader it relies on (watched through {@link NodeLiveness}). */
+  String quietLeader;
+  /** MicroRaft's periodic tasks of this group, kept so a wake can schedule them again. */
+  Runnable heartbeatTask;
+  Runnable reportTask;
+  /** The periodic tasks that came due while quiet ({@link Quiescence#HEARTBEAT}, {@link Quiescence#REPORT}). */
+  int held;
+  /** Leading: the last log index and term a heartbeat tick found calm at, and how many ticks in a row. */
+  long calmIndex = -1;
+  int calmTerm;
+  int calmTicks;
+  long lastTickMillis;
+
   Group(long rangeId, Stripe stripe, GroupLog log, RangeMachine machine) {
     this.rangeId = rangeId;
     this.stripe = stripe;

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The seam's {@link GroupStatus} of one group here, built from its MicroRaft node and the last report it
@@ -27,10 +28,15 @@ final class GroupStatusView {
    * @param leadership the group's leadership as this node sees it
    * @param selfId this node's id
    * @param members the seam's members of MicroRaft endpoints (with their Raft addresses)
+   * @param liveNode whether a node is live ({@link NodeLiveness}): a quiesced group's followers on live
+   *     nodes are not silent, they hold the whole log and wait without heartbeats ({@link Quiescence})
    */
   static GroupStatus of(Group g, Leadership leadership, String selfId,
-      Function<Collection<RaftEndpoint>, List<Member>> members) {
-    g.node.getReport().thenAccept(r -> g.report = r.getResult()); // fresher next time
+      Function<Collection<RaftEndpoint>, List<Member>> members, Predicate<String> liveNode) {
+    if (!g.quiet) {
+      // fresher next time; a quiesced group's last report (taken as it quiesced) stays true until it wakes
+      g.node.getReport().thenAccept(r -> g.report = r.getResult());
+    }
     RaftNodeReport r = g.report;
     RaftTerm term = g.node.getTerm();
     long applied = g.machine.replica().appliedIndex().orElse(0);
@@ -44,7 +50,11 @@ final class GroupStatusView {
         matches.add(m);
         commits.put(NodeEndpoint.idOf(e), Math.min(m, commit));
       });
-      r.getHeartbeatTimestamps().forEach((e, ts) -> silence.put(NodeEndpoint.idOf(e), Math.max(0, now - ts)));
+      boolean quiet = g.quiet;
+      r.getHeartbeatTimestamps().forEach((e, ts) -> {
+        String id = NodeEndpoint.idOf(e);
+        silence.put(id, quiet && liveNode.test(id) ? 0 : Math.max(0, now - ts));
+      });
       commits.put(selfId, commit);
     }
     RaftGroupMembers effective = g.node.getEffectiveMembers();

@@ -1,6 +1,7 @@
 package dev.rangekv.server.multiraft;
 
 import dev.rangekv.proto.multiraft.Envelope;
+import dev.rangekv.proto.multiraft.Quiesce;
 import dev.rangekv.proto.multiraft.RaftMsg;
 import dev.rangekv.proto.replica.CommandResult;
 import dev.rangekv.proto.replica.QueryResult;
@@ -67,6 +68,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MultiRaftEngine.class);
   /** Raft entries a group may hold uncommitted; sizes MicroRaft's log ring with the snapshot interval. */
   private static final int MAX_PENDING_ENTRIES = 1_000;
+  private static final int HEARTBEAT_PERIOD_SECS = 1;
+  /** Whether idle groups quiesce ({@link Quiescence}; {@code -Drangekv.multiraft.quiesce=false}: never, for comparisons). */
+  static final boolean QUIESCE_DEFAULT = !"false".equals(System.getProperty("rangekv.multiraft.quiesce"));
 
   /**
    * How to start the engine.
@@ -116,6 +120,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private final RaftConfig raftConfig;
   /** Proposals from submission until committed and applied here, or failed. */
   private final LatencySample proposalTimes = new LatencySample();
+  /** When each peer node was last heard from: what a quiesced group's followers watch instead of heartbeats. */
+  private final NodeLiveness liveness;
+  private final Quiescence quiescence;
 
   private MultiRaftEngine(Config config, Host host, LogDb db) {
     this.config = config;
@@ -130,6 +137,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     this.joinExecutor = config.joinExecutor();
     EngineTuning t = config.tuning();
     long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
+    this.liveness = new NodeLiveness(TimeUnit.SECONDS.toMillis(heartbeatTimeoutSecs));
+    this.quiescence = new Quiescence(liveness, TimeUnit.SECONDS.toMillis(HEARTBEAT_PERIOD_SECS), QUIESCE_DEFAULT);
     this.raftConfig = RaftConfig.newBuilder()
         // MicroRaft detects a lost leader by the heartbeat timeout; its election timeout only spaces the retries
         // of a (pre-)vote that found no majority. A new group's replicas open at slightly different times and
@@ -137,7 +146,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         // two candidates split the vote), and at 1 s one split child in eight waited that long for a leader
         // (BENCHMARKS.md, "A split child's first leader"); the first-election timeout spaces them instead
         .setLeaderElectionTimeoutMillis(Math.max(50, t.firstElectionMin().toMillis()))
-        .setLeaderHeartbeatPeriodSecs(1)
+        .setLeaderHeartbeatPeriodSecs(HEARTBEAT_PERIOD_SECS)
         .setLeaderHeartbeatTimeoutSecs(heartbeatTimeoutSecs)
         .setCommitCountToTakeSnapshot((int) Math.min(Integer.MAX_VALUE, Math.max(100, t.snapshotThreshold())))
         .setMaxPendingLogEntryCount(MAX_PENDING_ENTRIES)
@@ -151,6 +160,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     MultiRaftEngine engine = new MultiRaftEngine(config, host, db);
     engine.stripes.forEach(Stripe::start);
     engine.loadAddresses();
+    engine.startLiveness();
     int opened = 0;
     for (long rangeId : host.ranges()) {
       if (!host.dormant(rangeId) && GroupLog.exists(db, rangeId)) {
@@ -160,6 +170,35 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     }
     log.info("multi-raft engine started nodeId={} stripes={} groups={}", config.nodeId(), config.stripes(), opened);
     return engine;
+  }
+
+  /**
+   * Every keep-alive period: the first stripe sends each known peer node an empty envelope (a keep-alive,
+   * whatever else went to it), and every stripe wakes its quiesced followers whose leader's node went
+   * unheard.
+   */
+  private void startLiveness() {
+    long period = liveness.keepAliveMillis();
+    for (Stripe s : stripes) {
+      boolean first = s == stripes.get(0);
+      s.every(period, () -> {
+        if (first) {
+          streams.keepAlive(List.copyOf(raftAddresses.keySet()));
+        }
+        quiescence.checkLeaders(s);
+      });
+    }
+  }
+
+  /** Groups quiesced here now, as leader or follower (for tests). */
+  public int quiescedGroups() {
+    int n = 0;
+    for (Group g : groups.values()) {
+      if (g.quiet) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The runtime's counters since start, summed over the stripes. */
@@ -204,7 +243,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   }
 
   private RaftNode.RaftNodeBuilder builder(Group g) {
-    return RaftNode.newBuilder().setGroupId(g.rangeId).setConfig(raftConfig).setExecutor(new StripeExecutor(g.stripe, g.log)).setStore(g.log)
+    return RaftNode.newBuilder().setGroupId(g.rangeId).setConfig(raftConfig).setExecutor(new StripeExecutor(g, quiescence)).setStore(g.log)
         .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
         .setRaftNodeReportListener(r -> {
           g.report = r;
@@ -375,6 +414,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** Stops a group's node and waits until its stripe wrote everything it had (its storage is then final). */
   private void terminate(Group g) throws IOException {
     events.lostLeadership(g.rangeId, "");
+    g.stripe.submit(() -> quiescence.closed(g));
     try {
       g.node.terminate().get(10, TimeUnit.SECONDS);
       CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -410,7 +450,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     if (g == null) {
       return Optional.empty();
     }
-    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members));
+    return Optional.of(GroupStatusView.of(g, leadership(rangeId).orElseThrow(), config.nodeId(), this::members,
+        id -> liveness.live(id, System.currentTimeMillis())));
   }
 
   private List<Member> members(java.util.Collection<RaftEndpoint> endpoints) {
@@ -541,7 +582,15 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   /** An envelope from a peer: its messages are decoded here and handed to each stripe in one task. */
   private void receive(Envelope envelope) {
+    liveness.heard(envelope.getFromNode(), System.currentTimeMillis());
     Map<Stripe, List<Object[]>> byStripe = new HashMap<>();
+    // notices first: a leader's later messages of the same envelope (it woke meanwhile) come after them
+    for (Quiesce q : envelope.getQuiescedList()) {
+      Group g = groups.get(q.getRangeId());
+      if (g != null) {
+        byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, q});
+      }
+    }
     for (RaftMsg m : envelope.getMessagesList()) {
       Group g = groups.get(m.getRangeId());
       if (g == null) {
@@ -555,8 +604,13 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     byStripe.forEach((stripe, msgs) -> stripe.submit(() -> {
       for (Object[] gm : msgs) {
         Group g = (Group) gm[0];
-        if (groups.get(g.rangeId) == g) {
-          g.node.handle((io.microraft.model.message.RaftMessage) gm[1]);
+        if (groups.get(g.rangeId) != g) {
+          continue;
+        }
+        if (gm[1] instanceof Quiesce q) {
+          quiescence.noticed(g, envelope.getFromNode(), q);
+        } else {
+          g.node.handle((io.microraft.model.message.RaftMessage) gm[1]); // wakes the group (StripeExecutor)
         }
       }
     }));

@@ -2,6 +2,7 @@ package dev.rangekv.server.multiraft;
 
 import dev.rangekv.proto.multiraft.Envelope;
 import dev.rangekv.proto.multiraft.MultiRaftTransportGrpc;
+import dev.rangekv.proto.multiraft.Quiesce;
 import dev.rangekv.proto.multiraft.RaftMsg;
 import dev.rangekv.proto.multiraft.StreamClosed;
 import io.grpc.Channel;
@@ -64,6 +65,20 @@ final class PeerStreams implements Stripe.Network, AutoCloseable {
 
   @Override
   public void deliver(String toNode, List<RaftMsg> messages) {
+    deliver(toNode, messages, List.of());
+  }
+
+  /** An envelope with no messages (a keep-alive of this node, {@link NodeLiveness}) to each node named. */
+  void keepAlive(Iterable<String> nodes) {
+    for (String n : nodes) {
+      if (!n.equals(selfId)) {
+        deliver(n, List.of(), List.of());
+      }
+    }
+  }
+
+  @Override
+  public void deliver(String toNode, List<RaftMsg> messages, List<Quiesce> quiesced) {
     Peer peer = peers.get(toNode);
     if (peer == null) {
       Optional<String> address = addressOf.apply(toNode);
@@ -74,7 +89,7 @@ final class PeerStreams implements Stripe.Network, AutoCloseable {
       peer = peers.computeIfAbsent(toNode, n -> new Peer(n, channels.apply(address.get())));
     }
     try {
-      peer.send(Envelope.newBuilder().setFromNode(selfId).addAllMessages(messages).build());
+      peer.send(Envelope.newBuilder().setFromNode(selfId).addAllMessages(messages).addAllQuiesced(quiesced).build());
     } catch (RuntimeException e) {
       peers.remove(toNode, peer);
       log.debug("Raft envelope not sent peer={} error={}", toNode, e.toString());

@@ -1,5 +1,6 @@
 package dev.rangekv.server.multiraft;
 
+import dev.rangekv.proto.multiraft.Quiesce;
 import dev.rangekv.proto.multiraft.RaftMsg;
 import dev.rangekv.storage.raftlog.LogBatch;
 import dev.rangekv.storage.raftlog.LogDb;
@@ -47,6 +48,11 @@ final class Stripe {
   /** How a cycle's envelopes reach the peers. */
   interface Network {
     void deliver(String toNode, List<RaftMsg> envelope);
+
+    /** An envelope that also carries quiesce notices (see {@link Quiescence}); tests may drop them. */
+    default void deliver(String toNode, List<RaftMsg> envelope, List<Quiesce> quiesced) {
+      deliver(toNode, envelope);
+    }
   }
 
   /** The syncer's write of a cycle's batch ({@link LogDb#write}; tests hold it to look at a cycle in flight). */
@@ -83,6 +89,10 @@ final class Stripe {
   private final Map<String, List<Out>> early = new HashMap<>();
   /** What this cycle releases, per peer node: sent as one envelope each at the cycle's end. */
   private final Map<String, List<RaftMsg>> sending = new HashMap<>();
+  /** Quiesce notices of this cycle's leaders, per peer node: they go in the same envelope. */
+  private final Map<String, List<Quiesce>> notices = new HashMap<>();
+  /** Quiesced followers on this stripe by their leader's node ({@link Quiescence}; this thread only). */
+  final Map<String, Set<Group>> quietFollowers = new HashMap<>();
   /** Tasks to run after the sync of the batch being filled now. */
   private List<Deferred> afterSync = new ArrayList<>();
   /** Tasks whose sync completed: they run first in the next cycle. */
@@ -196,6 +206,17 @@ final class Stripe {
     }
   }
 
+  /** Runs {@code task} on this stripe every {@code millis} from now until the stripe stops. */
+  void every(long millis, Runnable task) {
+    schedule(new Runnable() {
+      @Override
+      public void run() {
+        task.run();
+        schedule(this, millis, TimeUnit.MILLISECONDS);
+      }
+    }, millis, TimeUnit.MILLISECONDS);
+  }
+
   /**
    * Runs {@code task} first thing in the cycle after this cycle's sync, before anything the group does
    * next, once everything its log holds is durable (when the group appended more since, it waits for the
@@ -213,6 +234,14 @@ final class Stripe {
   void send(GroupLog from, String toNode, RaftMessage message) {
     Map<String, List<Out>> box = message instanceof AppendEntriesRequest ? early : outbox;
     box.computeIfAbsent(toNode, n -> new ArrayList<>()).add(new Out(from, message));
+  }
+
+  /**
+   * Queues a leader's quiesce notice for a follower's node, sent at this cycle's end. The notice depends on
+   * nothing unsynced: a group quiesces only when all its log is synced and committed.
+   */
+  void notice(String toNode, Quiesce notice) {
+    notices.computeIfAbsent(toNode, n -> new ArrayList<>()).add(notice);
   }
 
   LogBatch batch() {
@@ -383,19 +412,28 @@ final class Stripe {
 
   /** Sends what this cycle released: one envelope per peer node. */
   private void sendAll() {
-    if (sending.isEmpty()) {
+    if (sending.isEmpty() && notices.isEmpty()) {
       return;
+    }
+    for (Map.Entry<String, List<Quiesce>> e : notices.entrySet()) {
+      sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
     }
     for (Map.Entry<String, List<RaftMsg>> e : sending.entrySet()) {
       envelopes.incrementAndGet();
       messages.addAndGet(e.getValue().size());
+      List<Quiesce> quiesced = notices.getOrDefault(e.getKey(), List.of());
       try {
-        network.deliver(e.getKey(), e.getValue());
+        if (quiesced.isEmpty()) {
+          network.deliver(e.getKey(), e.getValue());
+        } else {
+          network.deliver(e.getKey(), e.getValue(), quiesced);
+        }
       } catch (RuntimeException ex) {
         log.debug("envelope not delivered toNode={} error={}", e.getKey(), ex.toString());
       }
     }
     sending.clear();
+    notices.clear();
   }
 
   /**

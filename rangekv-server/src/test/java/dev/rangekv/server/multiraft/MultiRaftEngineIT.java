@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three nodes whose range groups run on the multi-raft engine: puts, linearizable gets, scans across
  * ranges and splits end to end, then a restart of every node from its log database and store, after
- * which every acknowledged write reads back.
+ * which every acknowledged write reads back. Then the idle groups quiesce on every node, reads wake them,
+ * and when a node that leads ranges stops while they are quiesced, their followers (heartbeat-free, watching
+ * the node's keep-alives) elect new leaders and take writes.
  */
 @ExtendWith(OnMultiRaftEngine.class)
 class MultiRaftEngineIT {
@@ -78,8 +80,67 @@ class MultiRaftEngineIT {
         assertReads(router, model);
         put(router, model, key(999), "after-restart");
         assertReads(router, model);
+
+        awaitAllQuiesced(cluster, List.of(0, 1, 2));
+        assertReads(router, model); // linearizable reads wake the quiesced groups and are answered
+
+        awaitAllQuiesced(cluster, List.of(0, 1, 2));
+        int stopped = leaderOfMostRanges(cluster);
+        List<Long> ledByStopped = List.copyOf(ledBy(cluster, stopped));
+        List<Integer> rest = new ArrayList<>(List.of(0, 1, 2));
+        rest.remove(Integer.valueOf(stopped));
+        cluster.stop(stopped);
+        // the followers hear no heartbeat either way: they find the leader gone by its node's keep-alives
+        Await.until(Duration.ofSeconds(20), "a new leader on a live node for every range " + ledByStopped, () -> {
+          for (long rangeId : ledByStopped) {
+            if (rest.stream().noneMatch(i -> leads(cluster, i, rangeId))) {
+              return false;
+            }
+          }
+          return true;
+        });
+        router.refresh();
+        for (int i = 0; i < 60; i++) {
+          put(router, model, key(i * 10 + 2), "d" + i); // every range, with one node down
+        }
+        assertReads(router, model);
       }
     }
+  }
+
+  private static MultiRaftEngine engine(LocalCluster cluster, int i) {
+    return (MultiRaftEngine) cluster.node(i).consensus();
+  }
+
+  /** Until every open group on the given nodes is quiesced (no request reached them for a few heartbeats). */
+  private static void awaitAllQuiesced(LocalCluster cluster, List<Integer> nodes) {
+    Await.until(Duration.ofSeconds(30), "every range group on nodes " + nodes + " to quiesce", () -> {
+      for (int i : nodes) {
+        MultiRaftEngine e = engine(cluster, i);
+        if (e.quiescedGroups() != e.openRanges().size()) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  private static boolean leads(LocalCluster cluster, int i, long rangeId) {
+    return cluster.node(i).consensus().leadership(rangeId).map(l -> l.leader()).orElse(false);
+  }
+
+  private static List<Long> ledBy(LocalCluster cluster, int i) {
+    return cluster.node(i).consensus().openRanges().stream().filter(r -> leads(cluster, i, r)).sorted().toList();
+  }
+
+  private static int leaderOfMostRanges(LocalCluster cluster) {
+    int best = 0;
+    for (int i = 1; i < cluster.size(); i++) {
+      if (ledBy(cluster, i).size() > ledBy(cluster, best).size()) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   private static ClusterRouter router(LocalCluster cluster) {
