@@ -54,12 +54,35 @@ public final class DedupeTable {
     return PREFIX + HEX.formatHex(clientId.toByteArray());
   }
 
-  private static String recordField(EntryBatch view, ByteString clientId, long requestId) {
-    return view.clientName(clientId, DedupeTable::clientPart) + "/" + idHex(requestId);
+  private static String recordField(RecentWriteIds.Client c, long requestId) {
+    return c.prefix + "/" + idHex(requestId);
   }
 
-  private static String floorField(EntryBatch view, ByteString clientId) {
-    return view.clientName(clientId, DedupeTable::clientPart) + FLOOR_SUFFIX;
+  private static String floorField(String clientPart) {
+    return clientPart + FLOOR_SUFFIX;
+  }
+
+  /**
+   * The client's state on the entry's range: held in memory, or loaded through the entry's view (its store
+   * and its own changes so far). Every field of the client is named {@code <clientPart>.floor} or
+   * {@code <clientPart>/<16 hex digits>}; another client's part extends this one by a hex digit, which
+   * sorts after both '.' and '/'.
+   */
+  private static RecentWriteIds.Client client(EntryBatch view, ByteString clientId) {
+    RecentWriteIds held = view.writeIds();
+    RecentWriteIds.Client c = held.get(clientId);
+    if (c != null) {
+      return c;
+    }
+    String part = clientPart(clientId);
+    long floor = view.localGet(floorField(part)).map(DedupeTable::decodeFloor).orElse(0L);
+    java.util.List<String> names = view.localFields(part + "/", part + "0");
+    long[] ids = new long[names.size()];
+    int n = 0;
+    for (String name : names) {
+      ids[n++] = Long.parseUnsignedLong(name, part.length() + 1, name.length(), 16);
+    }
+    return held.hold(clientId, new RecentWriteIds.Client(part, floor, new SortedIds(java.util.Arrays.copyOf(ids, n))));
   }
 
   /** True for a client's floor field (merged by maximum); false for a record (merged by union). */
@@ -82,11 +105,14 @@ public final class DedupeTable {
    * is below the client's floor (forgotten: its outcome is unknown). Empty for a new write.
    */
   static Optional<CommandResult> seen(EntryBatch view, WriteId id) {
-    Optional<byte[]> record = view.localGet(recordField(view, id.getClientId(), id.getRequestId()));
-    if (record.isPresent()) {
-      return Optional.of(parse(record.get()));
+    RecentWriteIds.Client c = client(view, id.getClientId());
+    if (c.ids.contains(id.getRequestId())) {
+      byte[] record = view.localGet(recordField(c, id.getRequestId())).orElseThrow(() -> new IllegalStateException(
+          "the range's held dedupe ids name a record it does not store: rangeId=" + view.rangeId()
+              + " requestId=" + id.getRequestId()));
+      return Optional.of(parse(record));
     }
-    if (id.getRequestId() < floor(view, id.getClientId())) {
+    if (id.getRequestId() < c.floor) {
       RangeKvError error = RangeKvError.newBuilder()
           .setDuplicateTooOld(DuplicateTooOld.newBuilder().setRequestId(id.getRequestId()))
           .setMessage("request " + id.getRequestId() + " is older than the dedupe window; its outcome is unknown")
@@ -113,21 +139,24 @@ public final class DedupeTable {
    * (DedupeTablePropertyTest#aRetriedRefusedCheck_getsTheValueItSawFirst).
    */
   static void record(EntryBatch view, WriteId id, CommandResult result) {
-    ByteString client = id.getClientId();
-    view.localPut(recordField(view, client, id.getRequestId()), result.toByteArray());
+    RecentWriteIds.Client c = client(view, id.getClientId());
+    view.localPut(recordField(c, id.getRequestId()), result.toByteArray());
+    c.ids.add(id.getRequestId());
     long window = id.getLowWater() > 0 ? MARKED_WINDOW : DEFAULT_WINDOW;
     long lowWater = Math.min(id.getRequestId(), Math.max(id.getLowWater(), id.getRequestId() - window));
-    long floor = floor(view, client);
-    if (lowWater - floor >= TRIM_STEP) {
-      for (String field : view.localFields(recordField(view, client, floor), recordField(view, client, lowWater))) {
-        view.localDelete(field);
+    if (lowWater - c.floor >= TRIM_STEP) {
+      // the records named in [floor, lowWater), hex order (as unsigned ids); one a merge brought in below
+      // the floor stays, as it always did
+      for (long gone : c.ids.removeRange(c.floor, lowWater)) {
+        view.localDelete(recordField(c, gone));
       }
-      view.localPut(floorField(view, client), encodeFloor(lowWater));
+      c.floor = lowWater;
+      view.localPut(floorField(c.prefix), encodeFloor(lowWater));
     }
   }
 
   static long floor(EntryBatch view, ByteString clientId) {
-    return view.localGet(floorField(view, clientId)).map(DedupeTable::decodeFloor).orElse(0L);
+    return client(view, clientId).floor;
   }
 
   private static String idHex(long requestId) {
