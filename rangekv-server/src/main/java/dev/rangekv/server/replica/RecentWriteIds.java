@@ -38,7 +38,19 @@ final class RecentWriteIds {
   }
 
   private final LinkedHashMap<ByteString, Client> clients = new LinkedHashMap<>(16, 0.75f, true);
+  private final int maxClients;
+  private final int maxIds;
   private volatile boolean stale;
+
+  RecentWriteIds() {
+    this(MAX_CLIENTS, MAX_IDS);
+  }
+
+  /** Bounds other than the defaults: tests make eviction happen. */
+  RecentWriteIds(int maxClients, int maxIds) {
+    this.maxClients = maxClients;
+    this.maxIds = maxIds;
+  }
 
   /** The client's held state, or null when it must be loaded. */
   Client get(ByteString clientId) {
@@ -57,7 +69,7 @@ final class RecentWriteIds {
       held += c.ids.size();
     }
     Iterator<Map.Entry<ByteString, Client>> oldest = clients.entrySet().iterator();
-    while (clients.size() > 1 && (clients.size() > MAX_CLIENTS || held - loaded.ids.size() > MAX_IDS)) {
+    while (clients.size() > 1 && (clients.size() > maxClients || held - loaded.ids.size() > maxIds)) {
       Map.Entry<ByteString, Client> e = oldest.next();
       if (e.getValue() != loaded) {
         held -= e.getValue().ids.size();
