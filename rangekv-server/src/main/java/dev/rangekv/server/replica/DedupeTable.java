@@ -16,8 +16,9 @@ import java.util.Optional;
  * range, one small record per applied (client id, request id) holding its result, written in the same
  * batch as the write, and per client a floor below which ids are forgotten. The range's table is held
  * in memory as stored ({@link RecentWriteIds}), so a new write costs one put and no store read, and a
- * trim deletes the records it knows without scanning; a client not held is loaded with one scan. Clients carry a low-water mark on every write
- * (every id below it has finished and will never be retried); the floor follows it in steps of {@link
+ * trim deletes the records it knows without scanning; a client not held is loaded with one scan.
+ * Clients carry a low-water mark on every write (every id below it has finished and will never be
+ * retried); the floor follows it in steps of {@link
  * #TRIM_STEP}, deleting the records passed, and never lags the newest id by more than {@link
  * #MARKED_WINDOW}. A client that sends no mark keeps the last {@link #DEFAULT_WINDOW} ids. Functions of
  * the entry's batch view only, so every replica decides alike.
