@@ -71,11 +71,10 @@ public final class DedupeTable {
    * sorts after both '.' and '/'.
    */
   private static RecentWriteIds.Client client(EntryBatch view, ByteString clientId) {
-    RecentWriteIds held = view.writeIds();
-    RecentWriteIds.Client c = held.get(clientId);
-    if (c != null) {
-      return c;
-    }
+    return view.writeIds().client(clientId, id -> load(view, id));
+  }
+
+  private static RecentWriteIds.Client load(EntryBatch view, ByteString clientId) {
     String part = clientPart(clientId);
     long floor = view.localGet(floorField(part)).map(DedupeTable::decodeFloor).orElse(0L);
     java.util.List<String> names = view.localFields(part + "/", part + "0");
@@ -84,7 +83,7 @@ public final class DedupeTable {
     for (String name : names) {
       ids[n++] = Long.parseUnsignedLong(name, part.length() + 1, name.length(), 16);
     }
-    return held.hold(clientId, new RecentWriteIds.Client(part, floor, new SortedIds(java.util.Arrays.copyOf(ids, n))));
+    return new RecentWriteIds.Client(part, floor, new SortedIds(java.util.Arrays.copyOf(ids, n)));
   }
 
   /** True for a client's floor field (merged by maximum); false for a record (merged by union). */

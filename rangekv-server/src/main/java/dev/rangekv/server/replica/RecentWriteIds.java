@@ -52,17 +52,18 @@ final class RecentWriteIds {
     this.maxIds = maxIds;
   }
 
-  /** The client's held state, or null when it must be loaded. */
-  Client get(ByteString clientId) {
+  /** The client's held state, loaded with {@code load} (and held) when it is not held. */
+  Client client(ByteString clientId, java.util.function.Function<ByteString, Client> load) {
     if (stale) {
       stale = false;
       clients.clear();
     }
-    return clients.get(clientId);
+    Client c = clients.get(clientId);
+    return c != null ? c : hold(clientId, load.apply(clientId));
   }
 
   /** Holds {@code loaded} for {@code clientId}, dropping the least recently written clients over the bounds. */
-  Client hold(ByteString clientId, Client loaded) {
+  private Client hold(ByteString clientId, Client loaded) {
     clients.put(clientId, loaded);
     long held = 0;
     for (Client c : clients.values()) {
@@ -82,10 +83,5 @@ final class RecentWriteIds {
   /** Forget everything: the range's stored dedupe fields changed other than through its own client writes. */
   void invalidate() {
     stale = true;
-  }
-
-  /** Clients held (for tests). */
-  int size() {
-    return clients.size();
   }
 }
