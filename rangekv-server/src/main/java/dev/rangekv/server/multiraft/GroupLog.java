@@ -36,6 +36,8 @@ final class GroupLog implements RaftStore {
   private volatile int durableTerm;
   /** The group's initial members' node ids (sent with a leader's requests to replicas being added). */
   private volatile List<String> initialMembers = List.of();
+  /** When each peer's replica of this group last sent it a message: such a replica runs the group. */
+  private final PeersHeard heard = new PeersHeard();
 
   GroupLog(long rangeId, Stripe stripe) {
     this.rangeId = rangeId;
@@ -46,8 +48,19 @@ final class GroupLog implements RaftStore {
     return rangeId;
   }
 
-  List<String> initialMembers() {
-    return initialMembers;
+  /** {@code node}'s replica of this group sent a message at {@code now} (nanoTime). */
+  void heardFrom(String node, long now) {
+    heard.heard(node, now);
+  }
+
+  /**
+   * The initial members to send with a leader's request to {@code node}: none while its replica has sent
+   * this group a message within {@code within} nanoseconds (it runs the group: a replica still joining
+   * sends nothing), else all. A replica that lost its group (dropped, then added again) is silent, so it
+   * gets them again at most {@code within} after its last message.
+   */
+  List<String> initialMembersFor(String node, long now, long within) {
+    return heard.within(node, now, within) ? List.of() : initialMembers;
   }
 
   long appendedIndex() {

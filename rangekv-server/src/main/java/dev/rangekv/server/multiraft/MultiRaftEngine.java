@@ -599,9 +599,10 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
       }
-      byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m)});
+      byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m), m.getSender()});
     }
     byStripe.forEach((stripe, msgs) -> stripe.submit(() -> {
+      long now = System.nanoTime();
       for (Object[] gm : msgs) {
         Group g = (Group) gm[0];
         if (groups.get(g.rangeId) != g) {
@@ -610,6 +611,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         if (gm[1] instanceof Quiesce q) {
           quiescence.noticed(g, envelope.getFromNode(), q);
         } else {
+          g.log.heardFrom((String) gm[2], now); // its replica runs the group: no initial members to it for a while
           g.node.handle((io.microraft.model.message.RaftMessage) gm[1]); // wakes the group (StripeExecutor)
         }
       }

@@ -69,6 +69,12 @@ final class Stripe {
 
   private record Out(GroupLog from, RaftMessage message) {}
 
+  /**
+   * A leader's requests carry the group's initial members to a peer until its replica was heard from
+   * within this long (twice the leader heartbeat period, so an idle group's answers keep it fresh).
+   */
+  static final long MEMBERS_UNTIL_HEARD_NANOS = TimeUnit.SECONDS.toNanos(2);
+
   /** What one synced write covers: its batch, how far each group's log and term reach in it, what waits for it. */
   private record Cycle(LogBatch batch, Map<GroupLog, long[]> marks, Map<String, List<Out>> outbox,
       List<Deferred> deferred) {}
@@ -381,17 +387,18 @@ final class Stripe {
     if (early.isEmpty()) {
       return;
     }
+    long now = System.nanoTime();
     for (Map.Entry<String, List<Out>> e : early.entrySet()) {
-      List<RaftMsg> now = new ArrayList<>(e.getValue().size());
+      List<RaftMsg> ready = new ArrayList<>(e.getValue().size());
       for (Out o : e.getValue()) {
         if (o.message().getTerm() <= o.from().durableTerm()) {
-          now.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
+          ready.add(RaftCodec.encode(o.message(), o.from().initialMembersFor(e.getKey(), now, MEMBERS_UNTIL_HEARD_NANOS)));
         } else {
           outbox.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).add(o);
         }
       }
-      if (!now.isEmpty()) {
-        sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).addAll(now);
+      if (!ready.isEmpty()) {
+        sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).addAll(ready);
       }
     }
     early.clear();
@@ -401,10 +408,11 @@ final class Stripe {
     if (box.isEmpty()) {
       return;
     }
+    long now = System.nanoTime();
     for (Map.Entry<String, List<Out>> e : box.entrySet()) {
       List<RaftMsg> out = sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
       for (Out o : e.getValue()) {
-        out.add(RaftCodec.encode(o.message(), o.from().initialMembers()));
+        out.add(RaftCodec.encode(o.message(), o.from().initialMembersFor(e.getKey(), now, MEMBERS_UNTIL_HEARD_NANOS)));
       }
     }
     box.clear();

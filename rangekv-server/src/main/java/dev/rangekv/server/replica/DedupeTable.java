@@ -14,9 +14,11 @@ import java.util.Optional;
 /**
  * At-most-once application of client writes across leader changes, restarts, splits and merges: per
  * range, one small record per applied (client id, request id) holding its result, written in the same
- * batch as the write, and per client a floor below which ids are forgotten. A write costs one lookup
- * and one put whatever the number of remembered ids. Clients carry a low-water mark on every write
- * (every id below it has finished and will never be retried); the floor follows it in steps of {@link
+ * batch as the write, and per client a floor below which ids are forgotten. The range's table is held
+ * in memory as stored ({@link RecentWriteIds}), so a new write costs one put and no store read, and a
+ * trim deletes the records it knows without scanning; a client not held is loaded with one scan.
+ * Clients carry a low-water mark on every write (every id below it has finished and will never be
+ * retried); the floor follows it in steps of {@link
  * #TRIM_STEP}, deleting the records passed, and never lags the newest id by more than {@link
  * #MARKED_WINDOW}. A client that sends no mark keeps the last {@link #DEFAULT_WINDOW} ids. Functions of
  * the entry's batch view only, so every replica decides alike.
@@ -54,12 +56,34 @@ public final class DedupeTable {
     return PREFIX + HEX.formatHex(clientId.toByteArray());
   }
 
-  private static String recordField(EntryBatch view, ByteString clientId, long requestId) {
-    return view.clientName(clientId, DedupeTable::clientPart) + "/" + idHex(requestId);
+  private static String recordField(RecentWriteIds.Client c, long requestId) {
+    return c.prefix + "/" + idHex(requestId);
   }
 
-  private static String floorField(EntryBatch view, ByteString clientId) {
-    return view.clientName(clientId, DedupeTable::clientPart) + FLOOR_SUFFIX;
+  private static String floorField(String clientPart) {
+    return clientPart + FLOOR_SUFFIX;
+  }
+
+  /**
+   * The client's state on the entry's range: held in memory, or loaded through the entry's view (its store
+   * and its own changes so far). Every field of the client is named {@code <clientPart>.floor} or
+   * {@code <clientPart>/<16 hex digits>}; another client's part extends this one by a hex digit, which
+   * sorts after both '.' and '/'.
+   */
+  private static RecentWriteIds.Client client(EntryBatch view, ByteString clientId) {
+    return view.writeIds().client(clientId, id -> load(view, id));
+  }
+
+  private static RecentWriteIds.Client load(EntryBatch view, ByteString clientId) {
+    String part = clientPart(clientId);
+    long floor = view.localGet(floorField(part)).map(DedupeTable::decodeFloor).orElse(0L);
+    java.util.List<String> names = view.localFields(part + "/", part + "0");
+    long[] ids = new long[names.size()];
+    int n = 0;
+    for (String name : names) {
+      ids[n++] = Long.parseUnsignedLong(name, part.length() + 1, name.length(), 16);
+    }
+    return new RecentWriteIds.Client(part, floor, new SortedIds(java.util.Arrays.copyOf(ids, n)));
   }
 
   /** True for a client's floor field (merged by maximum); false for a record (merged by union). */
@@ -82,11 +106,14 @@ public final class DedupeTable {
    * is below the client's floor (forgotten: its outcome is unknown). Empty for a new write.
    */
   static Optional<CommandResult> seen(EntryBatch view, WriteId id) {
-    Optional<byte[]> record = view.localGet(recordField(view, id.getClientId(), id.getRequestId()));
-    if (record.isPresent()) {
-      return Optional.of(parse(record.get()));
+    RecentWriteIds.Client c = client(view, id.getClientId());
+    if (c.ids.contains(id.getRequestId())) {
+      byte[] record = view.localGet(recordField(c, id.getRequestId())).orElseThrow(() -> new IllegalStateException(
+          "the range's held dedupe ids name a record it does not store: rangeId=" + view.rangeId()
+              + " requestId=" + id.getRequestId()));
+      return Optional.of(parse(record));
     }
-    if (id.getRequestId() < floor(view, id.getClientId())) {
+    if (id.getRequestId() < c.floor) {
       RangeKvError error = RangeKvError.newBuilder()
           .setDuplicateTooOld(DuplicateTooOld.newBuilder().setRequestId(id.getRequestId()))
           .setMessage("request " + id.getRequestId() + " is older than the dedupe window; its outcome is unknown")
@@ -113,21 +140,24 @@ public final class DedupeTable {
    * (DedupeTablePropertyTest#aRetriedRefusedCheck_getsTheValueItSawFirst).
    */
   static void record(EntryBatch view, WriteId id, CommandResult result) {
-    ByteString client = id.getClientId();
-    view.localPut(recordField(view, client, id.getRequestId()), result.toByteArray());
+    RecentWriteIds.Client c = client(view, id.getClientId());
+    view.localPut(recordField(c, id.getRequestId()), result.toByteArray());
+    c.ids.add(id.getRequestId());
     long window = id.getLowWater() > 0 ? MARKED_WINDOW : DEFAULT_WINDOW;
     long lowWater = Math.min(id.getRequestId(), Math.max(id.getLowWater(), id.getRequestId() - window));
-    long floor = floor(view, client);
-    if (lowWater - floor >= TRIM_STEP) {
-      for (String field : view.localFields(recordField(view, client, floor), recordField(view, client, lowWater))) {
-        view.localDelete(field);
+    if (lowWater - c.floor >= TRIM_STEP) {
+      // the records named in [floor, lowWater), hex order (as unsigned ids); one a merge brought in below
+      // the floor stays, as it always did
+      for (long gone : c.ids.removeRange(c.floor, lowWater)) {
+        view.localDelete(recordField(c, gone));
       }
-      view.localPut(floorField(view, client), encodeFloor(lowWater));
+      c.floor = lowWater;
+      view.localPut(floorField(c.prefix), encodeFloor(lowWater));
     }
   }
 
   static long floor(EntryBatch view, ByteString clientId) {
-    return view.localGet(floorField(view, clientId)).map(DedupeTable::decodeFloor).orElse(0L);
+    return client(view, clientId).floor;
   }
 
   private static String idHex(long requestId) {

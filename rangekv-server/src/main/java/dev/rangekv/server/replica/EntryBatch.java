@@ -32,13 +32,19 @@ final class EntryBatch {
    * written, and the writes of one entry mostly come from one client, whose dedupe floor each reads.
    */
   private final Map<String, Optional<byte[]>> storedLocal = new HashMap<>();
-  /** Names derived from client ids during this entry (dedupe field prefixes), by client id. */
-  private final Map<com.google.protobuf.ByteString, String> clientNames = new HashMap<>();
+  /** The range's dedupe table as held in memory, kept equal to the store plus this batch's changes. */
+  private final RecentWriteIds writeIds;
 
-  EntryBatch(NodeStore store, long rangeId, WriteBatchBuilder batch) {
+  EntryBatch(NodeStore store, long rangeId, WriteBatchBuilder batch, RecentWriteIds writeIds) {
     this.store = store;
     this.rangeId = rangeId;
     this.batch = batch;
+    this.writeIds = writeIds;
+  }
+
+  /** A batch whose range holds nothing of its dedupe table in memory (it loads what it needs). */
+  EntryBatch(NodeStore store, long rangeId, WriteBatchBuilder batch) {
+    this(store, rangeId, batch, new RecentWriteIds());
   }
 
   long rangeId() {
@@ -80,10 +86,8 @@ final class EntryBatch {
     return storedLocal.computeIfAbsent(field, f -> store.localGet(rangeId, f));
   }
 
-  /** {@code naming(clientId)}, computed once per client id in this entry. */
-  String clientName(com.google.protobuf.ByteString clientId,
-      java.util.function.Function<com.google.protobuf.ByteString, String> naming) {
-    return clientNames.computeIfAbsent(clientId, naming);
+  RecentWriteIds writeIds() {
+    return writeIds;
   }
 
   void localPut(String field, byte[] value) {

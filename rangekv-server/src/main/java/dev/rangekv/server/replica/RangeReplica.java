@@ -68,6 +68,12 @@ public final class RangeReplica {
       new java.util.concurrent.ConcurrentSkipListMap<>();
   /** The engine's applied index of this replica (entries it applied and entries it only noted); -1: none. */
   private volatile long appliedIndex = -1;
+  /**
+   * The range's dedupe table in memory (see {@link RecentWriteIds}): client writes keep it equal to the
+   * store; every other change of the range's local state (other commands, span installs, a reload, a
+   * failed apply) drops it.
+   */
+  private final RecentWriteIds writeIds = new RecentWriteIds();
   /** The term of a log entry the engine's log holds, when it holds it (see {@link #logTermAt}). */
   private volatile java.util.function.LongFunction<OptionalLong> logTerms = index -> OptionalLong.empty();
 
@@ -109,6 +115,7 @@ public final class RangeReplica {
       return Optional.empty();
     }
     RangeLocalState s = state.get();
+    writeIds.invalidate();
     descriptor = s.descriptor();
     frozenFor = DescriptorChangeApplier.frozenFor(store, rangeId);
     known.complete(s.descriptor());
@@ -202,6 +209,7 @@ public final class RangeReplica {
   public void learn() {
     if (descriptor == null) {
       store.rangeState(rangeId).ifPresent(s -> {
+        writeIds.invalidate();
         descriptor = s.descriptor();
         known.complete(s.descriptor());
       });
@@ -259,11 +267,28 @@ public final class RangeReplica {
         return CommandResult.getDefaultInstance();
       }
       long start = System.nanoTime();
-      CommandResult result = applyLocked(cmd, term, index);
+      CommandResult result;
+      try {
+        result = applyLocked(cmd, term, index);
+      } catch (RuntimeException | Error e) {
+        writeIds.invalidate(); // it may hold what the batch did not write
+        throw e;
+      } finally {
+        if (cmd.isEmpty() || !isClientWrite(cmd.get())) {
+          writeIds.invalidate(); // a merge folds records in, a split or ingest rewrites local state
+        }
+      }
       host.applied(System.nanoTime() - start);
       appliedTerm(term);
       return result;
     }
+  }
+
+  private static boolean isClientWrite(RangeCommand cmd) {
+    return switch (cmd.getOpCase()) {
+      case WRITES, BATCH, OP_NOT_SET -> true;
+      default -> false;
+    };
   }
 
   private CommandResult applyLocked(Optional<RangeCommand> cmd, long term, long index) {
@@ -365,7 +390,7 @@ public final class RangeReplica {
   private Applied applyGroupedWrites(Entry e) {
     WriteResults.Builder results = WriteResults.newBuilder();
     List<CommandApplier.Span> deletedSpans = new ArrayList<>(0);
-    EntryBatch view = new EntryBatch(store, rangeId, e.batch());
+    EntryBatch view = new EntryBatch(store, rangeId, e.batch(), writeIds);
     for (BatchRequest w : e.cmd().getWrites().getWritesList()) {
       results.addResults(applyClientWrite(view, e.descriptor(), w, deletedSpans));
     }
@@ -379,7 +404,8 @@ public final class RangeReplica {
     List<CommandApplier.Span> deletedSpans = new ArrayList<>(0);
     RangeCommand cmd = e.cmd();
     BatchRequest w = cmd.getBatch().toBuilder().setHeader(cmd.getHeader()).setWriteId(cmd.getWriteId()).build();
-    CommandResult result = applyClientWrite(new EntryBatch(store, rangeId, e.batch()), e.descriptor(), w, deletedSpans);
+    CommandResult result = applyClientWrite(new EntryBatch(store, rangeId, e.batch(), writeIds), e.descriptor(), w,
+        deletedSpans);
     e.batch().setApplied(rangeId, e.term(), e.index());
     return new Applied(result, Optional.empty(), Optional.empty(), Optional.empty(), deletedSpans, Optional.empty());
   }
@@ -469,6 +495,7 @@ public final class RangeReplica {
   public LogPoint install(StagedSpan span) {
     LogPoint point = new LogPoint(span.appliedTerm(), span.appliedIndex());
     synchronized (applyLock) {
+      writeIds.invalidate();
       span.install();
       installed = point;
     }
