@@ -183,7 +183,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       boolean first = s == stripes.get(0);
       s.every(period, () -> {
         if (first) {
-          streams.keepAlive(List.copyOf(raftAddresses.keySet()));
+          streams.keepAlive(keepAliveTargets());
         }
         quiescence.checkLeaders(s);
       });
@@ -616,6 +616,21 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         }
       }
     }));
+  }
+
+  /**
+   * Every node this node shares a group with, and every node it knows an address of: a replica that
+   * joined by a move (the only one of its node, say) learned its peers from the group, not from an open
+   * with members, and its leader's node must hear from it, or its quiesced followers count as silent.
+   */
+  private List<String> keepAliveTargets() {
+    Set<String> nodes = new java.util.HashSet<>(raftAddresses.keySet());
+    for (Group g : groups.values()) {
+      for (RaftEndpoint e : g.node.getEffectiveMembers().getMembers()) {
+        nodes.add(NodeEndpoint.idOf(e));
+      }
+    }
+    return List.copyOf(nodes);
   }
 
   private void remember(List<Member> members) {
