@@ -296,8 +296,9 @@ public final class RangeKvNode implements AutoCloseable {
       undo.undo(e);
       throw e;
     }
-    log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
-        config.clientAddress(), http == null ? "" : http.address());
+    log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={} engine={}", config.nodeId(),
+        config.raftAddress(), config.clientAddress(), http == null ? "" : http.address(),
+        multiRaft != null ? "multiraft" : "ratis");
   }
 
   /** The multi-raft engine for this node's range groups, its log database under {@code multiraft-log/}. */
