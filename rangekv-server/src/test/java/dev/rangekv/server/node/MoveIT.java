@@ -15,7 +15,6 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testcluster.ScanChecker;
 import dev.rangekv.testkit.Await;
@@ -89,7 +88,7 @@ class MoveIT {
         assertThat(cluster.node(gone).store().scan(Key.EMPTY, RangeEnd.INFINITY, 1, false))
             .as("data left on n%d", gone + 1).isEmpty();
         assertThat(cluster.node(gone).store().rangeState(1)).isEmpty();
-        assertThat(cluster.node(gone).engine().server().getGroupIds()).doesNotContain(RangeGroups.groupId(1));
+        assertThat(cluster.node(gone).consensus().openRanges()).doesNotContain(1L);
       }
     }
   }

@@ -47,9 +47,14 @@ class RestartAndReconcileIT {
         }
         // drop one range's group on one node, as if the child creation after a split was lost
         RangeDescriptorProto victim = router.lookup(Key.utf8(Writers.key(60_000))).orElseThrow();
-        RaftServer server = cluster.node(2).engine().server();
-        server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
-            RangeGroups.groupId(victim.getRangeId()), true, false));
+        if (EngineChoice.current() == EngineChoice.MULTIRAFT) {
+          // its group and Raft log deleted; the replica's store data stays, as with Ratis' group directory below
+          cluster.node(2).consensus().destroy(victim.getRangeId());
+        } else {
+          RaftServer server = cluster.node(2).engine().server();
+          server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
+              RangeGroups.groupId(victim.getRangeId()), true, false));
+        }
         assertThat(cluster.node(2).directory().replica(victim.getRangeId())).isEmpty();
         Await.until(Duration.ofSeconds(30), "the reconciler to re-create the group",
             () -> cluster.node(2).directory().replica(victim.getRangeId()).isPresent());
