@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Idle ranges go dormant (every replica closes its group, storage kept), the first request wakes them
@@ -35,12 +37,15 @@ class DormantRangeIT {
   private static final int RANGES = 4;
   @TempDir Path dir;
 
-  @Test
+  @ParameterizedTest(name = "on {0}")
+  @EnumSource(EngineChoice.class)
+  @SuppressWarnings("try") // the UsingEngine resource only scopes the engine choice
   @Timeout(300)
-  void idleRangesSleep_wakeOnRequest_keepEveryWrite_andStayClosedAcrossRestarts() throws Exception {
+  void idleRangesSleep_wakeOnRequest_keepEveryWrite_andStayClosedAcrossRestarts(EngineChoice engine) throws Exception {
     RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofSeconds(2));
     Map<String, String> written = new ConcurrentHashMap<>();
-    try (LocalCluster cluster = LocalCluster.start(3, dir, tuning)) {
+    try (UsingEngine on = UsingEngine.of(engine);
+        LocalCluster cluster = LocalCluster.start(3, dir, tuning)) {
       try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
         for (int i = 0; i < 40; i++) {

@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,10 +95,13 @@ class MoveIT {
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "on {0}")
+  @EnumSource(EngineChoice.class)
+  @SuppressWarnings("try") // the UsingEngine resource only scopes the engine choice
   @Timeout(180)
-  void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing() throws Exception {
-    try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
+  void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing(EngineChoice engine) throws Exception {
+    try (UsingEngine on = UsingEngine.of(engine);
+        LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();
