@@ -96,10 +96,11 @@ public final class StartCommand implements Callable<Integer> {
           + " across ranges, for CPU-bound nodes leading many busy ranges); 0 = no bound (default: ${DEFAULT-VALUE})")
   int nodeEntriesInFlight;
 
-  @Option(names = "--engine", defaultValue = "ratis", paramLabel = "ratis|multiraft",
+  // the default follows -Drangekv.engine, so a test run that sets it (CONTRIBUTING.md) reaches process nodes too
+  @Option(names = "--engine", defaultValue = "${sys:rangekv.engine:-ratis}", paramLabel = "ratis|multiraft",
       description = "EXPERIMENTAL, temporary: the consensus engine of this node's ranges: ratis, or the node-wide"
-          + " multi-raft engine (the meta range stays on ratis; replica moves are not supported on it yet);"
-          + " every node of a cluster must use the same (default: ${DEFAULT-VALUE})")
+          + " multi-raft engine (the meta range stays on ratis); every node of a cluster must use the same"
+          + " (default: ${DEFAULT-VALUE})")
   String engine;
 
   @Option(names = "--certs-dir", paramLabel = "DIR", defaultValue = "${env:RANGEKV_CERTS_DIR}",

@@ -1,6 +1,7 @@
 package dev.rangekv.cli.process;
 
 import dev.rangekv.cli.RangeKvCommand;
+import dev.rangekv.server.node.EngineChoice;
 import dev.rangekv.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,8 @@ public final class CliProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(NODE_JVM);
+    // the run's engine (-Drangekv.engine, CONTRIBUTING.md) for the nodes this process starts; --engine wins
+    Optional.ofNullable(System.getProperty(EngineChoice.PROPERTY)).ifPresent(e -> cmd.add("-D" + EngineChoice.PROPERTY + "=" + e));
     cmd.addAll(jvmArgs); // after the defaults: a later -Xmx wins
     Optional<Path> jar = Optional.ofNullable(System.getProperty("rangekv.jar")).map(Path::of).filter(Files::isRegularFile);
     if (jar.isPresent()) {

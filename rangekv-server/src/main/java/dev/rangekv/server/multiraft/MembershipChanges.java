@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,17 +31,23 @@ final class MembershipChanges {
   private final LongFunction<Group> groups;
   private final LongFunction<Optional<ConsensusException>> notLeader;
   private final Consumer<List<Member>> remember;
+  private final Predicate<String> connected;
+  private final Duration unreachableLimit;
 
   /**
    * @param groups this node's group of a range; null when it runs none
    * @param notLeader why this node cannot change a range's group (no group, not its leader); empty when it can
    * @param remember records members' Raft addresses before they are named to MicroRaft
+   * @param connected whether this node holds a live connection to a node now
+   * @param unreachableLimit how long an arriving learner's node may stay unconnected before its change fails
    */
   MembershipChanges(LongFunction<Group> groups, LongFunction<Optional<ConsensusException>> notLeader,
-      Consumer<List<Member>> remember) {
+      Consumer<List<Member>> remember, Predicate<String> connected, Duration unreachableLimit) {
     this.groups = groups;
     this.notLeader = notLeader;
     this.remember = remember;
+    this.connected = connected;
+    this.unreachableLimit = unreachableLimit;
   }
 
   /** {@link MultiRaftEngine#changeMembers}: learner, catch-up and promotion per arrival, then removals. */
@@ -70,7 +77,7 @@ final class MembershipChanges {
     for (String add : target) {
       if (!voting.contains(add)) {
         chain = chain.thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_LEARNER, idx))
-            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos()))
+            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos(), System.nanoTime()))
             .thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, idx));
       }
     }
@@ -126,20 +133,32 @@ final class MembershipChanges {
         });
   }
 
-  /** Completes once the learner {@code node} matched the leader's commit index (polled from reports). */
-  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline) {
+  /**
+   * Completes once the learner {@code node} matched the leader's commit index (polled from reports). Fails
+   * once its node stayed unconnected for the unreachable limit ({@code connectedAt}: when it last was):
+   * a learner says nothing while it fetches the range's span, so its silence alone cannot tell a long fetch
+   * from a dead node, and without this a change to a killed node waited for the whole catch-up timeout
+   * (MoveIT.killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing).
+   */
+  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline, long connectedAt) {
     return g.node.getReport().thenCompose(o -> {
       RaftNodeReport r = o.getResult();
       Long match = r.getLog().getFollowerMatchIndices().get(new NodeEndpoint(node));
       if (match != null && match >= r.getLog().getCommitIndex()) {
         return CompletableFuture.completedFuture(membersIndex);
       }
-      if (System.nanoTime() > deadline) {
+      long now = System.nanoTime();
+      if (now > deadline) {
         return CompletableFuture.failedFuture(new ConsensusException(Kind.TIMED_OUT,
             "learner " + node + " did not catch up on range " + g.rangeId, false));
       }
+      long seen = connected.test(node) ? now : connectedAt;
+      if (now - seen > unreachableLimit.toNanos()) {
+        return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
+            "learner " + node + " of range " + g.rangeId + " unreachable for " + (now - seen) / 1_000_000 + " ms", true));
+      }
       return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
-          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline));
+          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline, seen));
     });
   }
 

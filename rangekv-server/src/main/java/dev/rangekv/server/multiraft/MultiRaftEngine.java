@@ -68,7 +68,6 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MultiRaftEngine.class);
   /** Raft entries a group may hold uncommitted; sizes MicroRaft's log ring with the snapshot interval. */
   private static final int MAX_PENDING_ENTRIES = 1_000;
-  private static final int HEARTBEAT_PERIOD_SECS = 1;
   /** Whether idle groups quiesce ({@link Quiescence}; {@code -Drangekv.multiraft.quiesce=false}: never, for comparisons). */
   static final boolean QUIESCE_DEFAULT = !"false".equals(System.getProperty("rangekv.multiraft.quiesce"));
 
@@ -117,6 +116,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   private final java.util.concurrent.Executor joinExecutor;
   private final TransportService service;
   private final MembershipChanges membership;
+  /** How often a leader sends each follower a heartbeat (when it has nothing else to send). */
+  private static final Duration HEARTBEAT_PERIOD = Duration.ofSeconds(1);
   private final RaftConfig raftConfig;
   /** Proposals from submission until committed and applied here, or failed. */
   private final LatencySample proposalTimes = new LatencySample();
@@ -133,12 +134,15 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       stripes.add(new Stripe(config.nodeId() + "-raft-stripe-" + s, db, !config.tuning().unsafeFlush(), streams));
     }
     this.service = new TransportService(this::receive);
-    this.membership = new MembershipChanges(groups::get, this::notLeader, this::remember);
     this.joinExecutor = config.joinExecutor();
     EngineTuning t = config.tuning();
     long heartbeatTimeoutSecs = Math.max(2, (t.rpcTimeoutMax().toMillis() + 999) / 1000);
     this.liveness = new NodeLiveness(TimeUnit.SECONDS.toMillis(heartbeatTimeoutSecs));
-    this.quiescence = new Quiescence(liveness, TimeUnit.SECONDS.toMillis(HEARTBEAT_PERIOD_SECS), QUIESCE_DEFAULT);
+    this.quiescence = new Quiescence(liveness, HEARTBEAT_PERIOD.toMillis(), QUIESCE_DEFAULT);
+    // an arriving learner's node unconnected for two heartbeat timeouts fails the change, as a dead voter's
+    // silence loses it its leadership after one
+    this.membership = new MembershipChanges(groups::get, this::notLeader, this::remember, this::connected,
+        Duration.ofSeconds(2 * heartbeatTimeoutSecs));
     this.raftConfig = RaftConfig.newBuilder()
         // MicroRaft detects a lost leader by the heartbeat timeout; its election timeout only spaces the retries
         // of a (pre-)vote that found no majority. A new group's replicas open at slightly different times and
@@ -146,7 +150,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         // two candidates split the vote), and at 1 s one split child in eight waited that long for a leader
         // (BENCHMARKS.md, "A split child's first leader"); the first-election timeout spaces them instead
         .setLeaderElectionTimeoutMillis(Math.max(50, t.firstElectionMin().toMillis()))
-        .setLeaderHeartbeatPeriodSecs(HEARTBEAT_PERIOD_SECS)
+        .setLeaderHeartbeatPeriodSecs(HEARTBEAT_PERIOD.toSeconds())
         .setLeaderHeartbeatTimeoutSecs(heartbeatTimeoutSecs)
         .setCommitCountToTakeSnapshot((int) Math.min(Integer.MAX_VALUE, Math.max(100, t.snapshotThreshold())))
         .setMaxPendingLogEntryCount(MAX_PENDING_ENTRIES)
@@ -631,6 +635,21 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       }
     }
     return List.copyOf(nodes);
+  }
+
+  /**
+   * How often a leader hears from each live follower of an idle range: a follower silent for longer
+   * missed a heartbeat (the dormancy ticker waits for answers to recent ones).
+   */
+  public Duration heartbeatPeriod() {
+    return HEARTBEAT_PERIOD;
+  }
+
+  /** Whether this node's channel to {@code nodeId} is connected now (true when it cannot tell). */
+  private boolean connected(String nodeId) {
+    Optional<String> address = host.addressOf(nodeId);
+    return address.isEmpty() || !(host.channel(address.get()) instanceof io.grpc.ManagedChannel c)
+        || c.getState(false) == io.grpc.ConnectivityState.READY;
   }
 
   private void remember(List<Member> members) {

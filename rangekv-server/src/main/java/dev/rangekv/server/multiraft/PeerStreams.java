@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 final class PeerStreams implements Stripe.Network, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PeerStreams.class);
 
+  /** The messages' bytes above which an envelope takes no further message (a message is at most ~5 MiB). */
+  static final int ENVELOPE_BYTES = 6 << 20;
+
   private final String selfId;
   private final Function<String, Optional<String>> addressOf;
   private final Function<String, Channel> channels;
@@ -89,7 +92,21 @@ final class PeerStreams implements Stripe.Network, AutoCloseable {
       peer = peers.computeIfAbsent(toNode, n -> new Peer(n, channels.apply(address.get())));
     }
     try {
-      peer.send(Envelope.newBuilder().setFromNode(selfId).addAllMessages(messages).addAllQuiesced(quiesced).build());
+      // several envelopes when one would exceed what the peer accepts in one message (8 MiB), in order
+      // the quiesce notices ride in the first one: a receiver handles them before that envelope's messages
+      Envelope.Builder env = Envelope.newBuilder().setFromNode(selfId).addAllQuiesced(quiesced);
+      long bytes = 0;
+      for (RaftMsg m : messages) {
+        int size = m.getSerializedSize();
+        if (env.getMessagesCount() > 0 && bytes + size > ENVELOPE_BYTES) {
+          peer.send(env.build());
+          env = Envelope.newBuilder().setFromNode(selfId);
+          bytes = 0;
+        }
+        env.addMessages(m);
+        bytes += size;
+      }
+      peer.send(env.build());
     } catch (RuntimeException e) {
       peers.remove(toNode, peer);
       log.debug("Raft envelope not sent peer={} error={}", toNode, e.toString());

@@ -220,9 +220,14 @@ public final class RangeKvNode implements AutoCloseable {
         return true;
       });
       DormancyPolicy dormancyPolicy = new DormancyPolicy(config.tuning().dormantAfter().toMillis());
+      // the window in which a live follower answered the leader's last two heartbeats: Ratis heartbeats every
+      // half minimum timeout; the multi-raft engine every heartbeat period, and its follower silences come
+      // from a report up to one dormancy tick old (at the Ratis window, 200 ranges took minutes to go
+      // dormant on it: ManyDormantRangesIT)
+      Duration answerWindow = multiRaft == null ? config.tuning().rpcTimeoutMin()
+          : multiRaft.heartbeatPeriod().multipliedBy(2).plus(DORMANCY_TICK);
       DormancyTicker dormancy = new DormancyTicker(dormancyNode, waker, proposals, new DormancyTicker.Settings(
-          dormancyPolicy, config.tuning().rpcTimeoutMin(),
-          config.tuning().rpcTimeoutMax().multipliedBy(2)), executors.closes());
+          dormancyPolicy, answerWindow, config.tuning().rpcTimeoutMax().multipliedBy(2)), executors.closes());
       directory.onDormancyApplied(dormancy::applied);
       dormancy.start(DORMANCY_TICK);
       LoadRecorder load = LoadRecorder.create(new StoreTailBaselines(directory, store), System.nanoTime());
@@ -296,8 +301,9 @@ public final class RangeKvNode implements AutoCloseable {
       undo.undo(e);
       throw e;
     }
-    log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={}", config.nodeId(), config.raftAddress(),
-        config.clientAddress(), http == null ? "" : http.address());
+    log.info("node started nodeId={} raftAddress={} clientAddress={} httpAddress={} engine={}", config.nodeId(),
+        config.raftAddress(), config.clientAddress(), http == null ? "" : http.address(),
+        multiRaft != null ? "multiraft" : "ratis");
   }
 
   /** The multi-raft engine for this node's range groups, its log database under {@code multiraft-log/}. */

@@ -80,4 +80,36 @@ class RaftCodecTest {
     assertThat(back.getSnapshotChunk().getOperation()).isEqualTo(RaftCodec.StoreMarker.INSTANCE);
     assertThat(RaftCodec.ids(back.getGroupMembersView().getMembers())).containsExactly("n1", "n2");
   }
+
+  @Test
+  void appendRequest_overTheByteBudget_carriesAPrefixOfItsEntries_andAtLeastOne() {
+    // 1 MiB entries, as large writes make them: 12 of them would be over the 8 MiB a peer accepts
+    RangeCommand big = RangeCommand.newBuilder().setWriteId(dev.rangekv.proto.WriteId.newBuilder()
+        .setClientId(ByteString.copyFrom(new byte[1 << 20])).setRequestId(1)).build();
+    List<LogEntry> entries = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      entries.add(RaftCodec.MODEL.createLogEntryBuilder().setIndex(5 + i).setTerm(2).setOperation(big).build());
+    }
+    AppendEntriesRequest m = RaftCodec.MODEL.createAppendEntriesRequestBuilder().setGroupId(42L).setSender(N1)
+        .setTerm(2).setPreviousLogTerm(1).setPreviousLogIndex(4).setCommitIndex(3).setLogEntries(entries)
+        .setQuerySequenceNumber(9).setFlowControlSequenceNumber(11).build();
+    RaftMsg wire = RaftCodec.encode(m, List.of("n1", "n2", "n3"));
+    assertThat(wire.getSerializedSize()).isLessThan(8 << 20);
+    AppendEntriesRequest back = (AppendEntriesRequest) RaftCodec.decode(wire);
+    assertThat(back.getLogEntries()).hasSizeBetween(1, 11);
+    assertThat(back.getLogEntries()).extracting(LogEntry::getIndex)
+        .containsExactlyElementsOf(entries.subList(0, back.getLogEntries().size()).stream().map(LogEntry::getIndex).toList());
+    assertThat(back.getPreviousLogIndex()).isEqualTo(4);
+    assertThat(back.getCommitIndex()).isEqualTo(3);
+
+    // one entry over the budget still goes, alone
+    RangeCommand huge = RangeCommand.newBuilder().setWriteId(dev.rangekv.proto.WriteId.newBuilder()
+        .setClientId(ByteString.copyFrom(new byte[RaftCodec.APPEND_BYTES + 1])).setRequestId(1)).build();
+    AppendEntriesRequest one = RaftCodec.MODEL.createAppendEntriesRequestBuilder().setGroupId(42L).setSender(N1)
+        .setTerm(2).setPreviousLogTerm(1).setPreviousLogIndex(4).setCommitIndex(3)
+        .setLogEntries(List.of(RaftCodec.MODEL.createLogEntryBuilder().setIndex(5).setTerm(2).setOperation(huge).build(),
+            RaftCodec.MODEL.createLogEntryBuilder().setIndex(6).setTerm(2).setOperation(big).build()))
+        .setQuerySequenceNumber(9).setFlowControlSequenceNumber(11).build();
+    assertThat(((AppendEntriesRequest) RaftCodec.decode(RaftCodec.encode(one, List.of("n1")))).getLogEntries()).hasSize(1);
+  }
 }

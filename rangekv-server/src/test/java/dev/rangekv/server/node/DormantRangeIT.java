@@ -8,7 +8,6 @@ import dev.rangekv.proto.admin.SplitRangeRequest;
 import dev.rangekv.proto.admin.SplitRangeResponse;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.server.replica.DormancyRecord;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
@@ -25,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Idle ranges go dormant (every replica closes its group, storage kept), the first request wakes them
@@ -36,12 +37,15 @@ class DormantRangeIT {
   private static final int RANGES = 4;
   @TempDir Path dir;
 
-  @Test
+  @ParameterizedTest(name = "on {0}")
+  @EnumSource(EngineChoice.class)
+  @SuppressWarnings("try") // the UsingEngine resource only scopes the engine choice
   @Timeout(300)
-  void idleRangesSleep_wakeOnRequest_keepEveryWrite_andStayClosedAcrossRestarts() throws Exception {
+  void idleRangesSleep_wakeOnRequest_keepEveryWrite_andStayClosedAcrossRestarts(EngineChoice engine) throws Exception {
     RaftTuning tuning = RaftTuning.forTests().withDormantAfter(Duration.ofSeconds(2));
     Map<String, String> written = new ConcurrentHashMap<>();
-    try (LocalCluster cluster = LocalCluster.start(3, dir, tuning)) {
+    try (UsingEngine on = UsingEngine.of(engine);
+        LocalCluster cluster = LocalCluster.start(3, dir, tuning)) {
       try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
         for (int i = 0; i < 40; i++) {
@@ -98,7 +102,7 @@ class DormantRangeIT {
         cluster.restart(i);
       }
       for (int i = 0; i < cluster.size(); i++) {
-        assertThat(cluster.node(i).engine().server().getGroupIds()).as("groups open after restart on node %d", i).isEmpty();
+        assertThat(cluster.node(i).consensus().openRanges()).as("groups open after restart on node %d", i).isEmpty();
       }
       try (ClusterRouter router = ClusterSteps.router(cluster)) {
         router.refresh();
@@ -144,8 +148,8 @@ class DormantRangeIT {
       for (int i : holders) {
         for (long child : List.of(middle, right)) {
           assertThat(cluster.node(i).directory().replica(child)).as("r%d's group on node %d", child, i + 1).isEmpty();
-          assertThat(cluster.node(i).engine().server().getGroupIds()).as("groups open on node %d", i + 1)
-              .doesNotContain(RangeGroups.groupId(child));
+          assertThat(cluster.node(i).consensus().openRanges()).as("groups open on node %d", i + 1)
+              .doesNotContain(child);
         }
       }
 
@@ -199,7 +203,7 @@ class DormantRangeIT {
     Await.until(Duration.ofSeconds(90), "every range dormant on every node", () -> {
       for (int i : nodes) {
         RangeKvNode n = cluster.node(i);
-        if (!n.directory().replicas().isEmpty() || n.engine().server().getGroupIds().iterator().hasNext()) {
+        if (!n.directory().replicas().isEmpty() || !n.consensus().openRanges().isEmpty()) {
           return false;
         }
         if (n.store().allRangeStates().size() != RANGES) {

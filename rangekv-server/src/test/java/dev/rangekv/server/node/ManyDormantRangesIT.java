@@ -134,7 +134,7 @@ class ManyDormantRangesIT {
     Await.until(Duration.ofSeconds(120), "every range dormant with its group closed on every node", () -> {
       for (int i : List.of(0, 1, 2)) {
         RangeKvNode n = cluster.node(i);
-        if (n.engine().server().getGroupIds().iterator().hasNext() || n.store().allRangeStates().size() != ranges
+        if (!n.consensus().openRanges().isEmpty() || n.store().allRangeStates().size() != ranges
             || dormant(n) != ranges) {
           return false;
         }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,10 +86,13 @@ class MergeAbortIT {
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "on {0}")
+  @EnumSource(EngineChoice.class)
+  @SuppressWarnings("try") // the UsingEngine resource only scopes the engine choice
   @Timeout(240)
-  void aReplicaDownDuringTheMerge_abortsIt_unfreezesTheRight_andTheRestartedNodeConverges() throws Exception {
-    try (LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
+  void aReplicaDownDuringTheMerge_abortsIt_unfreezesTheRight_andTheRestartedNodeConverges(EngineChoice engine) throws Exception {
+    try (UsingEngine on = UsingEngine.of(engine);
+        LocalCluster cluster = LocalCluster.start(3, dir, RaftTuning.forTests());
         ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();

@@ -13,7 +13,6 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.convert.ProtoValues;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testkit.Await;
 import io.grpc.StatusRuntimeException;
@@ -98,7 +97,7 @@ class MergeIT {
       }
       log.info("9 merges with checks took ms={}", (System.nanoTime() - t0) / 1_000_000);
       for (int n = 0; n < cluster.size(); n++) {
-        assertThat(cluster.node(n).engine().server().getGroupIds()).hasSize(1);
+        assertThat(cluster.node(n).consensus().openRanges()).hasSize(1);
         assertThat(cluster.node(n).store().allRangeStates()).hasSize(1);
       }
     }
@@ -138,7 +137,7 @@ class MergeIT {
       // The right range's group is gone everywhere; its old id still answers RANGE_MOVED, never data.
       long rightId = before.get(1).getRangeId();
       for (int n = 0; n < cluster.size(); n++) {
-        assertThat(cluster.node(n).engine().server().getGroupIds()).doesNotContain(RangeGroups.groupId(rightId));
+        assertThat(cluster.node(n).consensus().openRanges()).doesNotContain(rightId);
         int node = n;
         StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
             () -> router.kv(cluster.config(node).clientAddress()).get(GetRequest.newBuilder()

@@ -15,7 +15,6 @@ import dev.rangekv.proto.RangeKvError;
 import dev.rangekv.proto.ReplicaProto;
 import dev.rangekv.proto.convert.RangeKvErrors;
 import dev.rangekv.server.move.NodeAdminClient;
-import dev.rangekv.server.ratis.RangeGroups;
 import dev.rangekv.testcluster.ClusterRouter;
 import dev.rangekv.testcluster.ScanChecker;
 import dev.rangekv.testkit.Await;
@@ -31,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,15 +90,18 @@ class MoveIT {
         assertThat(cluster.node(gone).store().scan(Key.EMPTY, RangeEnd.INFINITY, 1, false))
             .as("data left on n%d", gone + 1).isEmpty();
         assertThat(cluster.node(gone).store().rangeState(1)).isEmpty();
-        assertThat(cluster.node(gone).engine().server().getGroupIds()).doesNotContain(RangeGroups.groupId(1));
+        assertThat(cluster.node(gone).consensus().openRanges()).doesNotContain(1L);
       }
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "on {0}")
+  @EnumSource(EngineChoice.class)
+  @SuppressWarnings("try") // the UsingEngine resource only scopes the engine choice
   @Timeout(180)
-  void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing() throws Exception {
-    try (LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
+  void killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing(EngineChoice engine) throws Exception {
+    try (UsingEngine on = UsingEngine.of(engine);
+        LocalCluster cluster = LocalCluster.start(4, dir, RaftTuning.forTests());
         ClusterRouter router = ClusterSteps.router(cluster);
         NodeAdminClient mover = ClusterSteps.mover(cluster, Duration.ofSeconds(60))) {
       router.refresh();

@@ -45,14 +45,20 @@ class RestartAndReconcileIT {
         for (int i = 0; i < 40; i++) {
           put(router, written, Writers.key(i * 2_500 + 1), "w" + i);
         }
-        // drop one range's group on one node, as if the child creation after a split was lost
+        // drop one range's group on one node, as if the child creation after a split was lost. Ratis only:
+        // its group directory goes and the replica's store keeps the applied entries, which Ratis takes as
+        // its snapshot. The multi-raft engine refuses, by design, to number a fresh log under a store that
+        // applied entries (MultiRaftEngine.openFresh); a split child whose creation was lost has applied
+        // none, and the reconciler creates it there as here.
         RangeDescriptorProto victim = router.lookup(Key.utf8(Writers.key(60_000))).orElseThrow();
-        RaftServer server = cluster.node(2).engine().server();
-        server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
-            RangeGroups.groupId(victim.getRangeId()), true, false));
-        assertThat(cluster.node(2).directory().replica(victim.getRangeId())).isEmpty();
-        Await.until(Duration.ofSeconds(30), "the reconciler to re-create the group",
-            () -> cluster.node(2).directory().replica(victim.getRangeId()).isPresent());
+        if (EngineChoice.current() == EngineChoice.RATIS) {
+          RaftServer server = cluster.node(2).engine().server();
+          server.groupManagement(GroupManagementRequest.newRemove(ClientId.randomId(), server.getId(), 1,
+              RangeGroups.groupId(victim.getRangeId()), true, false));
+          assertThat(cluster.node(2).directory().replica(victim.getRangeId())).isEmpty();
+          Await.until(Duration.ofSeconds(30), "the reconciler to re-create the group",
+              () -> cluster.node(2).directory().replica(victim.getRangeId()).isPresent());
+        }
         put(router, written, Writers.key(60_001), "after-reconcile");
 
         // a CAS whose retry will arrive after a full restart, when Ratis' retry cache is gone
