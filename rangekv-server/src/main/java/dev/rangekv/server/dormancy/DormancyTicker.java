@@ -233,6 +233,7 @@ public final class DormancyTicker {
       String address = directory.addressOf(follower);
       if (!address.isEmpty()) {
         ReplicaServiceGrpc.newFutureStub(channels.channel(address)).withDeadlineAfter(10, TimeUnit.SECONDS)
+            .withWaitForReady() // a restarted node's channel may still be backing off its reconnect
             .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).build());
       }
     }

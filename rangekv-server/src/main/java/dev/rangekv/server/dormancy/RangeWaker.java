@@ -191,8 +191,12 @@ public final class RangeWaker {
     AtomicInteger open = new AtomicInteger();
     AtomicInteger answered = new AtomicInteger();
     for (RaftReplica r : peers) {
+      // wait for the channel: to a node that restarted a moment ago it is still backing off its reconnect,
+      // and a call failing fast there left that replica closed while its peers woke and split the range
+      // (BackupKillProcessIT: the restarted node never heard of the wake, the split children missed it)
       ReplicaServiceGrpc.newStub(channels.channel(r.getClientAddress()))
           .withDeadlineAfter(10, TimeUnit.SECONDS)
+          .withWaitForReady()
           .wakeRange(WakeRangeRequest.newBuilder().setRangeId(rangeId).setReplyWhenOpen(true).build(),
               new StreamObserver<>() {
                 @Override
