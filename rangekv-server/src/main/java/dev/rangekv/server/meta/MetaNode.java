@@ -212,7 +212,10 @@ public final class MetaNode implements AutoCloseable {
     // not under this object's lock: adding the group has the engine call opened, which takes it
     removeIfClosed();
     joining = true;
-    createGroup(voters);
+    if (!consensus.prepare(voters)) {
+      log.info("meta replica exists already nodeId={}", nodeId);
+    }
+    host();
   }
 
   private synchronized void removeIfClosed() {

@@ -13,6 +13,7 @@ final class Group {
   final long rangeId;
   final Stripe stripe;
   final GroupLog log;
+  /** Null in the meta range's group, whose machine is a {@link MetaMachine} ({@link MultiRaftMetaConsensus}). */
   final RangeMachine machine;
   RaftNode node;
   volatile RaftNodeReport report;

@@ -124,6 +124,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** When each peer node was last heard from: what a quiesced group's followers watch instead of heartbeats. */
   private final NodeLiveness liveness;
   private final Quiescence quiescence;
+  /** The meta range's group, once the node asked for it ({@link #meta}); null before. */
+  private volatile MultiRaftMetaConsensus meta;
 
   private MultiRaftEngine(Config config, Host host, LogDb db) {
     this.config = config;
@@ -596,10 +598,12 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       }
     }
     for (RaftMsg m : envelope.getMessagesList()) {
-      Group g = groups.get(m.getRangeId());
+      Group g = groupOf(m.getRangeId());
       if (g == null) {
         if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
           join(m.getRangeId(), m.getSender(), m.getInitialMembersList());
+        } else if (m.getInitialMembersCount() > 0 && m.getRangeId() == MultiRaftMetaConsensus.GROUP_ID && meta != null) {
+          meta.leaderReached(m.getSender(), m.getInitialMembersList());
         }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
       }
@@ -609,7 +613,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       long now = System.nanoTime();
       for (Object[] gm : msgs) {
         Group g = (Group) gm[0];
-        if (groups.get(g.rangeId) != g) {
+        if (groupOf(g.rangeId) != g) {
           continue;
         }
         if (gm[1] instanceof Quiesce q) {
@@ -620,6 +624,34 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         }
       }
     }));
+  }
+
+  /** The group of {@code rangeId} here, the meta range's group included; null when none runs. */
+  private Group groupOf(long rangeId) {
+    Group g = groups.get(rangeId);
+    MultiRaftMetaConsensus m = meta;
+    return g == null && rangeId == MultiRaftMetaConsensus.GROUP_ID && m != null ? m.running() : g;
+  }
+
+  // ---- the meta range's group ({@link MultiRaftMetaConsensus}) ----
+
+  /**
+   * The meta range's group on this engine, made on the first call: reopened now when the log database holds
+   * it ({@code opened} hears of each replica opened here), never quiesced. {@code continuations} runs what
+   * follows its proposals and changes, off the stripes.
+   */
+  public synchronized dev.rangekv.server.consensus.MetaConsensus meta(
+      java.util.function.Consumer<dev.rangekv.server.consensus.MetaConsensus.Opened> opened,
+      java.util.concurrent.Executor continuations) {
+    if (meta == null) {
+      Duration unreachable = Duration.ofSeconds(2 * raftConfig.getLeaderHeartbeatTimeoutSecs());
+      MultiRaftMetaConsensus m = new MultiRaftMetaConsensus(new MultiRaftMetaConsensus.Parts(config.nodeId(), db,
+          stripeOf(MultiRaftMetaConsensus.GROUP_ID), raftConfig, new Quiescence(liveness, HEARTBEAT_PERIOD.toMillis(),
+          false), this::remember, this::connected, unreachable, config.requestTimeout(), opened, continuations));
+      meta = m; // first: a reopened group's messages find it
+      m.openStored();
+    }
+    return meta;
   }
 
   /**
@@ -677,6 +709,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** Stops every group (storage kept), the stripes, the streams and the log database. */
   @Override
   public synchronized void close() {
+    if (meta != null) {
+      meta.stop();
+    }
     for (Group g : List.copyOf(groups.values())) {
       groups.remove(g.rangeId);
       try {

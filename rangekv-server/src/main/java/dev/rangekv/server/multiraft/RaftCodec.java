@@ -2,6 +2,8 @@ package dev.rangekv.server.multiraft;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.rangekv.proto.meta.MetaCommand;
+import dev.rangekv.proto.meta.MetaSnapshot;
 import dev.rangekv.proto.multiraft.AppendRequest;
 import dev.rangekv.proto.multiraft.AppendResponse;
 import dev.rangekv.proto.multiraft.Chunk;
@@ -43,7 +45,8 @@ import java.util.List;
  * MicroRaft's messages, log entries and snapshot chunks to and from this engine's protobuf format
  * ({@code multiraft.proto}). A group id is its range id; an endpoint is a node id. A log entry's
  * operation is a {@link RangeCommand}, the leader's {@link NewTerm}, a membership change, or the
- * {@link StoreMarker} of a snapshot chunk. Stateless.
+ * {@link StoreMarker} of a snapshot chunk; in the meta range's group a {@link MetaCommand}, and its snapshot
+ * chunk's a {@link MetaSnapshot}. Stateless.
  */
 final class RaftCodec {
   static final RaftModelFactory MODEL = new DefaultRaftModelFactory();
@@ -73,6 +76,12 @@ final class RaftCodec {
     if (operation instanceof StoreMarker) {
       return Op.newBuilder().setStoreMarker(true).build();
     }
+    if (operation instanceof MetaCommand m) {
+      return Op.newBuilder().setMetaCommand(m.toByteString()).build();
+    }
+    if (operation instanceof MetaSnapshot m) {
+      return Op.newBuilder().setMetaSnapshot(m.toByteString()).build();
+    }
     if (operation instanceof UpdateRaftGroupMembersOp m) {
       return Op.newBuilder().setMembers(MembersOp.newBuilder().addAllMembers(ids(m.getMembers()))
           .addAllVoting(ids(m.getVotingMembers())).setEndpoint(NodeEndpoint.idOf(m.getEndpoint()))
@@ -93,6 +102,18 @@ final class RaftCodec {
         return NewTerm.INSTANCE;
       case STORE_MARKER:
         return StoreMarker.INSTANCE;
+      case META_COMMAND:
+        try {
+          return MetaCommand.parseFrom(op.getMetaCommand());
+        } catch (InvalidProtocolBufferException e) {
+          return Undecodable.INSTANCE;
+        }
+      case META_SNAPSHOT:
+        try {
+          return MetaSnapshot.parseFrom(op.getMetaSnapshot());
+        } catch (InvalidProtocolBufferException e) {
+          throw new IllegalStateException("undecodable snapshot of the meta range", e);
+        }
       case MEMBERS:
         MembersOp m = op.getMembers();
         return MODEL.createUpdateRaftGroupMembersOpBuilder().setMembers(endpoints(m.getMembersList()))

@@ -104,7 +104,7 @@ public final class RangeKvNode implements AutoCloseable {
   private final NodeStore store;
   private final ReplicaDirectory directory;
   private final RatisEngine engine;
-  /** Null unless {@link EngineChoice#MULTIRAFT}: then it runs the range groups (the meta range stays on Ratis). */
+  /** Null unless {@link EngineChoice#MULTIRAFT}: then it runs the range groups and the meta range's group. */
   private final MultiRaftEngine multiRaft;
   private final RangeConsensus consensus;
   private final NodeExecutors executors;
@@ -123,6 +123,8 @@ public final class RangeKvNode implements AutoCloseable {
   private final NodeMetrics metrics;
   private final NodeHttp http;
   private final NodeHealth health;
+  /** Where the meta range's peers listen, for the multi-raft engine's streams ({@link MetaPeerAddresses}). */
+  private final MetaPeerAddresses metaPeers;
   private boolean closed;
 
   private RangeKvNode(NodeConfig config) throws IOException {
@@ -137,6 +139,7 @@ public final class RangeKvNode implements AutoCloseable {
       this.channels = PeerChannels.ofCluster(clusterId, tls.map(NodeTls::client));
       undo.onFailure(channels::close);
       Files.createDirectories(config.dataDir());
+      this.metaPeers = new MetaPeerAddresses(config.dataDir());
       this.store = NodeStore.open(config.dataDir().resolve("store"), config.storeOptions());
       undo.onFailure(store::close);
       dev.rangekv.server.replica.RestoreStaging.sweepAtStart(store); // before any staging can start
@@ -285,7 +288,12 @@ public final class RangeKvNode implements AutoCloseable {
       if (meta != null) {
         meta.rememberVoters(KnownVotersFile.read(config.dataDir()), v -> KnownVotersFile.write(config.dataDir(), v));
         undo.onFailure(meta::close);
-        meta.start(engine.meta(), this::heartbeat, () -> { }); // the engine forgot the meta voters already
+        // on the multi-raft engine the meta range's group runs there too; reopened now if it held one
+        MetaConsensus metaConsensus = multiRaft == null ? engine.meta() : multiRaft.meta(meta::opened, moveExecutor);
+        meta.start(metaConsensus, this::heartbeat, () -> { }); // the engine forgot the meta voters already
+        if (multiRaft != null) {
+          groupExecutor.scheduleWithFixedDelay(this::learnMetaPeers, 0, 5, TimeUnit.SECONDS);
+        }
       }
       groupExecutor.scheduleWithFixedDelay(health::publish, 0, 1, TimeUnit.SECONDS);
       if (http != null) {
@@ -332,7 +340,7 @@ public final class RangeKvNode implements AutoCloseable {
               store.allRangeStates().forEach(s -> directory.replicaRecord(s.rangeId()));
             }
             String a = directory.addressOf(nodeId);
-            return a.isEmpty() ? Optional.empty() : Optional.of(a);
+            return a.isEmpty() ? metaPeerAddress(nodeId) : Optional.of(a);
           }
 
           @Override
@@ -340,6 +348,25 @@ public final class RangeKvNode implements AutoCloseable {
             return channels.channel(address);
           }
         });
+  }
+
+  /**
+   * A meta peer's client address, for a node no replica record here names: from this node's meta state
+   * (its node records), else as remembered ({@link MetaPeerAddresses}).
+   */
+  private Optional<String> metaPeerAddress(String nodeId) {
+    Optional<String> fromState = meta == null ? Optional.empty() : meta.group().flatMap(g -> g.view().nodes().stream()
+        .filter(n -> n.nodeId().equals(nodeId) && !n.address().isEmpty()).map(n -> n.address()).findFirst());
+    return fromState.isPresent() ? fromState : metaPeers.addressOf(nodeId);
+  }
+
+  /** Remembers the client addresses of the nodes this node's meta replica records (multi-raft engine). */
+  private void learnMetaPeers() {
+    meta.group().ifPresent(g -> {
+      Map<String, String> addresses = new java.util.HashMap<>();
+      g.view().nodes().forEach(n -> addresses.put(n.nodeId(), n.address()));
+      metaPeers.learn(addresses);
+    });
   }
 
   /** Whether this node can serve now (see {@link NodeHealth}). */
@@ -393,6 +420,9 @@ public final class RangeKvNode implements AutoCloseable {
    * first map is then installed with {@link #metaNode()}'s {@code bootstrap} on whichever leads.
    */
   public void hostMeta(List<RangeKvNode> peers) throws IOException {
+    Map<String, String> addresses = new java.util.HashMap<>();
+    peers.forEach(p -> addresses.put(p.nodeId(), p.config().clientAddress()));
+    metaPeers.learn(addresses);
     requireMeta().createGroup(peers.stream().map(p -> new Member(p.nodeId(), p.config().raftAddress())).toList());
   }
 
@@ -402,6 +432,9 @@ public final class RangeKvNode implements AutoCloseable {
    */
   private void prepareMetaReplica(List<RaftReplica> voters) throws IOException {
     MetaNode m = requireMeta();
+    Map<String, String> addresses = new java.util.HashMap<>();
+    voters.forEach(v -> addresses.put(v.getNodeId(), v.getClientAddress()));
+    metaPeers.learn(addresses);
     m.prepareReplica(Member.of(voters));
   }
 
