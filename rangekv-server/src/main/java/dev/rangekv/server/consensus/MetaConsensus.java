@@ -30,7 +30,7 @@ public interface MetaConsensus {
    * Starts an empty meta replica here for the meta leader to add as a voter, {@code voters} being the
    * configuration it joins; false when one exists already. The engine opens the replica ({@link Opened})
    * before this returns; an engine whose new members learn the group from their leader (the multi-raft
-   * engine) starts its group when the leader first reaches it. Ratis creates it with {@code voters}.
+   * engine) starts its group when the leader first reaches it; by default it is created with {@code voters}.
    */
   default boolean prepare(List<Member> voters) throws IOException {
     return create(voters);

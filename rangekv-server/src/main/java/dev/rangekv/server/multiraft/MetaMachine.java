@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * {@link MetaSnapshot}: descriptors, node records, bounded events), written to the node's log database
  * as the group's snapshot chunk and sent as is to a follower behind the leader's log. Apply never throws:
  * an undecodable or refused entry is skipped the same way on every replica ({@link MetaState#apply} is a
- * pure function of the state and the entry) and its reply says why, as the Ratis state machine does
- * ({@code meta.ratis.MetaStateMachine}). Runs on the group's stripe.
+ * pure function of the state and the entry) and its reply says why, as the other adapter's meta state
+ * machine does. Runs on the group's stripe.
  */
 final class MetaMachine implements io.microraft.statemachine.StateMachine {
   private static final Logger log = LoggerFactory.getLogger(MetaMachine.class);

@@ -27,12 +27,13 @@ import java.util.function.Supplier;
 
 /**
  * The meta range's group as this node's multi-raft engine runs it: reads come from the local {@link
- * MetaMachine}, leadership from the MicroRaft node (leading once its new-term entry applied, as Ratis'
- * leader-ready), and {@link #propose} replicates on the local node, which must lead. Before a replica
- * being added to the meta range started its group (it waits for the leader's first message) it leads
- * nothing and knows no voters. Proposals' continuations run on the executor given, never on the stripe.
- * Failures as {@code meta.ratis.RaftMetaGroup}'s: {@link NotMetaLeaderException} with the leader's node
- * id when known, {@link MalformedMetaCommandException} for a skipped entry. Thread-safe.
+ * MetaMachine}, leadership from the MicroRaft node (leading once its new-term entry applied: before that,
+ * a new leader may not have applied everything its predecessors committed), and {@link #propose}
+ * replicates on the local node, which must lead. Before a replica being added to the meta range started
+ * its group (it waits for the leader's first message) it leads nothing and knows no voters. Proposals'
+ * continuations run on the executor given, never on the stripe. Failures as {@link MetaGroup} says:
+ * {@link NotMetaLeaderException} with the leader's node id when known, {@link
+ * MalformedMetaCommandException} for a skipped entry. Thread-safe.
  */
 final class MultiRaftMetaGroup implements MetaGroup {
   /** A configuration change waits for new voters to catch up. */

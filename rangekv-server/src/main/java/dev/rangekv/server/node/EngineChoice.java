@@ -3,10 +3,11 @@ package dev.rangekv.server.node;
 import java.util.Locale;
 
 /**
- * Which consensus engine runs a node's range groups: the Ratis adapter (default) or the experimental
- * node-wide multi-raft engine ({@code server.multiraft}), chosen by the system property {@value #PROPERTY}
- * ({@code rangekv start --engine}). Temporary: one engine is to remain (docs/decisions/0013); the meta
- * range stays on Ratis either way.
+ * Which consensus engine runs a node's range groups and its meta range's group: the Ratis adapter
+ * (default) or the experimental node-wide multi-raft engine ({@code server.multiraft}), chosen by the
+ * system property {@value #PROPERTY} ({@code rangekv start --engine}). Temporary: one engine is to remain
+ * (docs/decisions/0013). On the multi-raft engine the node still starts a Ratis server, which then runs
+ * no group.
  */
 public enum EngineChoice {
   RATIS,

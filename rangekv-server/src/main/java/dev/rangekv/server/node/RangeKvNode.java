@@ -78,8 +78,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One RangeKV node: a store, a consensus engine running one group per range replica (the Ratis adapter,
- * {@link RatisEngine}: the one place this node names it), and a gRPC server for clients and admin on its
+ * One RangeKV node: a store, a consensus engine running one group per range replica and the meta range's
+ * group (the Ratis adapter, {@link RatisEngine}: the one place this node names it; or the multi-raft engine,
+ * {@link EngineChoice}), and a gRPC server for clients and admin on its
  * own port. Starting it reopens every replica it held (the engine finds the
  * group directories; each state machine reads its range record from the store, which is therefore
  * opened first), then reconciles records with running groups.
