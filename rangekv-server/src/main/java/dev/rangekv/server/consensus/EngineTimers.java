@@ -2,8 +2,8 @@ package dev.rangekv.server.consensus;
 
 /**
  * Latencies a consensus engine times itself, read at scrape time by the node's Raft meters and merged into
- * the same meters as the timers of the meta range's group, so a node reports one set whichever engine
- * runs its ranges. Thread-safe.
+ * the same meters as the other adapter's timers, so a node reports one set whichever engine runs its
+ * groups. Thread-safe.
  */
 public interface EngineTimers {
   /** What is timed; each feeds the node's Raft meter of the same event. */

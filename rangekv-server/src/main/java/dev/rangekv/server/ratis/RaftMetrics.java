@@ -112,7 +112,8 @@ public final class RaftMetrics implements ConsensusMeters {
 
   /**
    * With the timers of the engine that runs this node's ranges when that is not Ratis (the multi-raft
-   * engine): its proposals and synced log writes count in the same meters as the meta range's Ratis group.
+   * engine, which runs the meta range's group too): its proposals and synced log writes count in the same
+   * meters; the log and follower appends it does not time stay at zero.
    */
   public RaftMetrics(String nodeId, MeterRegistry registry, EngineTimers engine) {
     this(nodeId, registry, READ_EVERY_NANOS, engine);
