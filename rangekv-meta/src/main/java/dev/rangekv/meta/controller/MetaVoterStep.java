@@ -73,7 +73,10 @@ final class MetaVoterStep {
       if (err == null) {
         e = EventRecorder.event("meta-voters", List.of(), c.why(), "meta voters " + before + " -> " + c.voters(), now);
       } else {
-        String message = StepCalls.message(Controller.unwrap(err));
+        Throwable cause = Controller.unwrap(err);
+        // a refusal of this replica's own engine (the voter change) is no gRPC status: its text says why
+        String message = cause instanceof io.grpc.StatusRuntimeException || cause.getMessage() == null
+            ? StepCalls.message(cause) : cause.getMessage();
         log.warn("meta voter change failed voters={} error={}", c.voters(), message);
         e = EventRecorder.event("failed", List.of(), c.why(), "meta-voters of [] was wanted because: " + c.why(), now)
             .withReason("meta-voters failed: " + message);
