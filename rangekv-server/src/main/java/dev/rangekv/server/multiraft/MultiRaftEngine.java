@@ -610,7 +610,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       Group g = groups.get(m.getRangeId());
       if (g == null) {
         if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
-          join(m.getRangeId(), m.getSender(), m.getInitialMembersList(), NodeEndpoint.parse(m.getTarget()));
+          join(m.getRangeId(), NodeEndpoint.parse(m.getSender()).node(), m.getInitialMembersList(),
+              NodeEndpoint.parse(m.getTarget()));
         }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
       }

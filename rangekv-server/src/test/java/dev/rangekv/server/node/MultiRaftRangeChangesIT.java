@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * The range changes that run through the consensus seam unchanged, on the multi-raft engine: a split, the
  * merge back, a move of the leader's replica to a fourth node (one member at a time: learner, promotion,
  * removal; the leader's status names the voters being left until the last step), an add that never
- * catches up (its learner is removed again), the move back onto the node the replica left (one of the
- * group's initial members, which MicroRaft never adds again under the same endpoint: the re-added replica is
- * a new incarnation), and dormancy (every group closed) ended by writers waking the range; writers run
+ * catches up (its learner is removed again), a move onto the node the first move left (one of the group's
+ * initial members, which MicroRaft never adds again under the same endpoint: the re-added replica is a new
+ * incarnation) led by the replica the first move added, and dormancy (every group closed) ended by writers waking the range; writers run
  * throughout, and every acknowledged write reads back at the end, from the re-added replica's store too.
  */
 @ExtendWith(OnMultiRaftEngine.class)
@@ -117,11 +117,15 @@ class MultiRaftRangeChangesIT {
         assertThat(after.changing()).isFalse();
         before.awaitAcks(100, Duration.ofSeconds(60));
 
-        // the replica goes back to the node it left, one of the group's first three: a new incarnation there
-        // (its earlier one was destroyed with its log), fetching the span and catching up under the writers
-        back = mover.move(moved.getRangeId(), "n4", cluster.config(index(leaving)).clientAddress(), 0);
-        assertThat(back.getReplicasList()).extracting(ReplicaProto::getNodeId).contains(leaving).doesNotContain("n4")
-            .hasSize(3);
+        // a replica goes back to the node the first move left, one of the group's first three: a new incarnation
+        // there (its earlier one was destroyed with its log), fetching the span and catching up under the
+        // writers from n4's replica, itself added later, as the leader
+        mover.transferLeader(moved.getRangeId(), "n4");
+        String from = moved.getReplicasList().stream().map(ReplicaProto::getNodeId).filter(id -> !id.equals("n4"))
+            .findFirst().orElseThrow();
+        back = mover.move(moved.getRangeId(), from, cluster.config(index(leaving)).clientAddress(), 0);
+        assertThat(back.getReplicasList()).extracting(ReplicaProto::getNodeId).contains(leaving, "n4")
+            .doesNotContain(from).hasSize(3);
         before.awaitAcks(200, Duration.ofSeconds(60));
         log.info("split, merge, move and move back done acked={} writerRetries={}", before.acks(), before.retries());
       }
