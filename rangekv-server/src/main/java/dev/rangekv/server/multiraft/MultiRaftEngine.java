@@ -353,12 +353,23 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   /**
    * A joining range's leader reached this node: fetch and install the range's span from it, then start
-   * the group with the initial members the leader named (MicroRaft replays the configuration changes
-   * from there). Entries up to the span's applied index are then skipped at apply: the store has them.
+   * the group as the replica incarnation {@code self} the leader added, with the initial members it named
+   * (MicroRaft replays the configuration changes from there). Entries up to the span's applied index are
+   * then skipped at apply: the store has them. An incarnation not later than one destroyed here is
+   * refused: its messages come from a leader that has not seen it removed (docs/architecture.md,
+   * "Re-adding a replica").
    */
-  private void join(long rangeId, String leader, List<String> initialMembers) {
+  private void join(long rangeId, String leader, List<String> initialMembers, NodeEndpoint self) {
     if (joining.replace(rangeId, false, true)) {
-      log.info("replica joins its range rangeId={} leader={} initialMembers={}", rangeId, leader, initialMembers);
+      Optional<NodeEndpoint> retired = GroupLog.retired(db, rangeId);
+      if (!self.node().equals(config.nodeId()) || retired.map(r -> !self.laterThan(r)).orElse(false)) {
+        log.info("replica refuses to join as an earlier incarnation rangeId={} leader={} endpoint={} retired={}",
+            rangeId, leader, self, retired.map(NodeEndpoint::wire).orElse(""));
+        joining.replace(rangeId, true, false);
+        return;
+      }
+      log.info("replica joins its range rangeId={} leader={} endpoint={} initialMembers={}", rangeId, leader, self,
+          initialMembers);
       RangeReplica fetcher = host.newReplica(rangeId);
       fetcher.fetchSpan(leader).thenAcceptAsync(span -> {
         fetcher.install(span);
@@ -366,8 +377,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
           if (joining.remove(rangeId) != null && !groups.containsKey(rangeId)) {
             Group g = newGroup(rangeId);
             List<RaftEndpoint> endpoints = RaftCodec.endpoints(initialMembers);
-            start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints)
-                .build());
+            start(g, builder(g).setLocalEndpoint(self).setInitialGroupMembers(endpoints).build());
           }
         }
       }, joinExecutor).whenComplete((v, e) -> {
@@ -410,6 +420,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       terminate(g);
     }
     try (LogBatch batch = db.newBatch()) {
+      GroupLog.retire(db, batch, rangeId);
       GroupLog.deleteAll(batch, rangeId);
       db.write(batch, true);
     }
@@ -599,9 +610,13 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       Group g = groups.get(m.getRangeId());
       if (g == null) {
         if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
-          join(m.getRangeId(), m.getSender(), m.getInitialMembersList());
+          join(m.getRangeId(), NodeEndpoint.parse(m.getSender()).node(), m.getInitialMembersList(),
+              NodeEndpoint.parse(m.getTarget()));
         }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
+      }
+      if (!m.getTarget().equals(NodeEndpoint.wireOf(g.node.getLocalEndpoint()))) {
+        continue; // for another incarnation of this node's replica: one destroyed, or one not started yet
       }
       byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m), m.getSender()});
     }
