@@ -189,7 +189,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       boolean first = s == stripes.get(0);
       s.every(period, () -> {
         if (first) {
-          streams.keepAlive(keepAliveTargets());
+          Set<String> targets = keepAliveTargets();
+          streams.keepAlive(targets);
+          liveness.observe(targets, System.currentTimeMillis());
         }
         quiescence.checkLeaders(s);
       });
@@ -478,6 +480,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       out.add(new Member(id, raftAddresses.getOrDefault(id, "")));
     }
     return out;
+  }
+
+  /**
+   * The group's quiet period plus the liveness epoch: both only grow, and a group's next quiet period is
+   * a larger number, so the sum changes whenever either does (a quiesced leader's follower silences follow
+   * its followers' nodes' liveness, {@link GroupStatusView}).
+   */
+  @Override
+  public long quietStamp(long rangeId) {
+    Group g = groups.get(rangeId);
+    return g == null || !g.quiet ? 0 : g.quietPeriod + liveness.epoch();
   }
 
   // ---- proposals and reads ----
