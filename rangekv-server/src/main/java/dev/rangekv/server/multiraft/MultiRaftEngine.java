@@ -124,6 +124,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** When each peer node was last heard from: what a quiesced group's followers watch instead of heartbeats. */
   private final NodeLiveness liveness;
   private final Quiescence quiescence;
+  /** The nodes the open groups name, for the keep-alives. */
+  private final GroupPeers peers = new GroupPeers();
 
   private MultiRaftEngine(Config config, Host host, LogDb db) {
     this.config = config;
@@ -187,7 +189,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       boolean first = s == stripes.get(0);
       s.every(period, () -> {
         if (first) {
-          streams.keepAlive(keepAliveTargets());
+          Set<String> targets = keepAliveTargets();
+          streams.keepAlive(targets);
+          liveness.observe(targets, System.currentTimeMillis());
         }
         quiescence.checkLeaders(s);
       });
@@ -251,6 +255,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
         .setRaftNodeReportListener(r -> {
           g.report = r;
+          countMembers(g, r.getEffectiveMembers().getMembers());
           report(g, r);
         });
   }
@@ -288,8 +293,16 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     g.node = node;
     g.machine.bind(() -> g.node);
     groups.put(g.rangeId, g);
+    countMembers(g, node.getEffectiveMembers().getMembers()); // later changes come with reports
     g.machine.replica().opened(index -> g.log.terms.termAt(index));
     node.start();
+  }
+
+  /** Counts {@code g}'s members for the keep-alives, unless it closed meanwhile. */
+  private void countMembers(Group g, java.util.Collection<RaftEndpoint> members) {
+    Set<String> ids = new java.util.HashSet<>();
+    members.forEach(e -> ids.add(NodeEndpoint.idOf(e)));
+    peers.members(g.rangeId, ids, () -> groups.get(g.rangeId) == g);
   }
 
   private void openRestored(long rangeId) {
@@ -394,6 +407,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public synchronized void close(long rangeId) throws IOException {
     joining.remove(rangeId);
     Group g = groups.remove(rangeId);
+    peers.closed(rangeId);
     if (g != null) {
       terminate(g);
     }
@@ -416,6 +430,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public synchronized void destroy(long rangeId) throws IOException {
     joining.remove(rangeId);
     Group g = groups.remove(rangeId);
+    peers.closed(rangeId);
     if (g != null) {
       terminate(g);
     }
@@ -476,6 +491,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       out.add(new Member(id, raftAddresses.getOrDefault(id, "")));
     }
     return out;
+  }
+
+  /**
+   * The group's quiet period plus the liveness epoch: both only grow, and a group's next quiet period is
+   * a larger number, so the sum changes whenever either does (a quiesced leader's follower silences follow
+   * its followers' nodes' liveness, {@link GroupStatusView}).
+   */
+  @Override
+  public long quietStamp(long rangeId) {
+    Group g = groups.get(rangeId);
+    return g == null || !g.quiet ? 0 : g.quietPeriod + liveness.epoch();
   }
 
   // ---- proposals and reads ----
@@ -641,15 +667,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
    * Every node this node shares a group with, and every node it knows an address of: a replica that
    * joined by a move (the only one of its node, say) learned its peers from the group, not from an open
    * with members, and its leader's node must hear from it, or its quiesced followers count as silent.
+   * Read from sets kept as groups open, close and change members ({@link GroupPeers}), not by walking
+   * every group's members each period.
    */
-  private List<String> keepAliveTargets() {
-    Set<String> nodes = new java.util.HashSet<>(raftAddresses.keySet());
-    for (Group g : groups.values()) {
-      for (RaftEndpoint e : g.node.getEffectiveMembers().getMembers()) {
-        nodes.add(NodeEndpoint.idOf(e));
-      }
+  private Set<String> keepAliveTargets() {
+    Set<String> nodes = peers.nodes();
+    if (nodes.containsAll(raftAddresses.keySet())) {
+      return nodes;
     }
-    return List.copyOf(nodes);
+    Set<String> all = new java.util.HashSet<>(nodes);
+    all.addAll(raftAddresses.keySet());
+    return all;
   }
 
   /**
@@ -694,6 +722,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public synchronized void close() {
     for (Group g : List.copyOf(groups.values())) {
       groups.remove(g.rangeId);
+      peers.closed(g.rangeId);
       try {
         g.node.terminate().get(5, TimeUnit.SECONDS);
       } catch (Exception e) {
