@@ -120,7 +120,8 @@ public final class ControllerPlanner {
     MonotonicOutcome mono = MonotonicKeyDetector.observe(s, state.monotonic(), config);
     mono.alert().ifPresent(alerts::add);
     alerts.addAll(HotKeyDetector.detect(s.ranges(), config));
-    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next(), leaders, load),
+    return new TickPlan(repair, splits, merges, rebalance, alerts, new ControllerState(nextLoad, mono.next(),
+        leaders.planned(rebalance.leaderTransfers(), nowMillis), load),
         placement);
   }
 

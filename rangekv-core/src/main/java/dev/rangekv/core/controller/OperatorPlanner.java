@@ -15,8 +15,10 @@ import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.rebalance.RepairPlan;
 import dev.rangekv.core.split.SplitDecision;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -137,12 +139,23 @@ public final class OperatorPlanner {
     final long now;
     final Set<Long> taken = new HashSet<>();
     final List<Operator> out = new ArrayList<>();
+    /**
+     * The snapshot's ranges by id: the plan holds a split decision for every range, and looking each up
+     * in the snapshot's list made a tick quadratic in the range count (two thirds of the controller's CPU
+     * at 10,000 ranges; BENCHMARKS.md, "Idle work proportional to change").
+     */
+    final Map<Long, RangeStats> byId = new HashMap<>();
 
     Builder(ClusterSnapshot s, OperatorInputs in, Set<String> live, long now) {
       this.s = s;
       this.in = in;
       this.live = live;
       this.now = now;
+      s.ranges().forEach(r -> byId.put(r.rangeId(), r));
+    }
+
+    Optional<RangeStats> range(long rangeId) {
+      return Optional.ofNullable(byId.get(rangeId));
     }
 
     boolean free(long rangeId) {
@@ -150,7 +163,7 @@ public final class OperatorPlanner {
     }
 
     void add(long rangeId, OperatorKind kind, List<OpStep> steps, Explanation why) {
-      Optional<RangeStats> r = s.range(rangeId);
+      Optional<RangeStats> r = range(rangeId);
       if (r.isEmpty() || !free(rangeId)) {
         return;
       }
@@ -161,7 +174,7 @@ public final class OperatorPlanner {
     }
 
     void move(Move m, OperatorKind kind) {
-      s.range(m.rangeId()).ifPresent(r -> add(m.rangeId(), kind, moveSteps(m, r.range(), live), m.why()));
+      range(m.rangeId()).ifPresent(r -> add(m.rangeId(), kind, moveSteps(m, r.range(), live), m.why()));
     }
 
     void transfer(LeaderTransfer t, OperatorKind kind) {
@@ -169,7 +182,7 @@ public final class OperatorPlanner {
     }
 
     void split(SplitDecision d) {
-      Optional<RangeStats> r = s.range(d.rangeId());
+      Optional<RangeStats> r = range(d.rangeId());
       if (r.isEmpty()) {
         return;
       }
@@ -184,7 +197,7 @@ public final class OperatorPlanner {
     }
 
     void merge(MergeDecision.Merge m) {
-      Optional<RangeStats> right = s.range(m.rightRangeId());
+      Optional<RangeStats> right = range(m.rightRangeId());
       if (right.isEmpty() || !free(m.rightRangeId())) {
         return;
       }

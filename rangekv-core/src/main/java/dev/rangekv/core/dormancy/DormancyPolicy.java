@@ -78,6 +78,22 @@ public record DormancyPolicy(long idleMillis, long freshIdleMillis) {
     return Verdict.SLEEP;
   }
 
+  /**
+   * From when {@link #decide} says sleep for this activity if nothing but the clock moves: the moment its
+   * idle period ends (or the activity's time, when it ended already); empty when dormancy is off or
+   * something other than time keeps the range awake (its leader not ready, an operation in flight, frozen,
+   * a follower down or behind). Lets a caller leave a range alone until then while nothing happens to it.
+   */
+  public java.util.OptionalLong sleepsFrom(RangeActivity a) {
+    if (!enabled() || !a.leaderReady() || a.operationInFlight() || a.frozen()
+        || a.followersCaughtUp() < a.replicas() - 1) {
+      return java.util.OptionalLong.empty();
+    }
+    long idle = a.requested() ? idleMillis : freshIdleMillis;
+    long from = a.lastRequestMillis() > Long.MAX_VALUE - idle ? Long.MAX_VALUE : a.lastRequestMillis() + idle;
+    return java.util.OptionalLong.of(from);
+  }
+
   /** A decision: {@code sleep}, or stay awake for {@code reason}. */
   public record Verdict(boolean sleep, String reason) {
     public static final Verdict SLEEP = new Verdict(true, "idle");

@@ -3,18 +3,23 @@ package dev.rangekv.core.controller;
 import static dev.rangekv.core.cluster.ClusterFixtures.k;
 import static dev.rangekv.core.cluster.ClusterFixtures.nodes;
 import static dev.rangekv.core.cluster.ClusterFixtures.range;
+import static dev.rangekv.core.cluster.ClusterFixtures.tiled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.cluster.ClusterSnapshot;
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.LeaderTransfer;
 import dev.rangekv.core.cluster.NodeStats;
 import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.cluster.TailWrites;
 import dev.rangekv.core.cluster.WeightedKey;
 import dev.rangekv.core.merge.MergeDecision;
+import dev.rangekv.core.rangemap.RangeDescriptor;
 import dev.rangekv.core.split.SplitDecision;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ControllerPlannerTest {
@@ -68,6 +73,24 @@ class ControllerPlannerTest {
     assertThat(p.repair().moves()).hasSize(3).allSatisfy(m -> assertThat(m.toNode()).isEqualTo("n4"));
     assertThat(p.merges()).isEmpty();
     assertThat(p.rebalance().moves()).isEmpty();
+  }
+
+  @Test
+  void aPlannedLeaderTransfer_isNotPlannedAgain_whileTheOldLeaderIsStillReported() {
+    List<RangeStats> rs = new ArrayList<>();
+    for (RangeDescriptor d : tiled(9, "n1", "n2", "n3")) {
+      rs.add(RangeStats.of(d, 100, 10, "n1"));
+    }
+    ClusterSnapshot s = ClusterSnapshot.of(nodes(NOW, "n1", "n2", "n3"), rs);
+    TickPlan first = ControllerPlanner.tick(s, ControllerState.INITIAL, config, NOW);
+    Set<Long> transferred = first.rebalance().leaderTransfers().stream().map(LeaderTransfer::rangeId)
+        .collect(Collectors.toSet());
+    assertThat(transferred).isNotEmpty();
+    // heartbeats still name n1 a tick later: the transfers are under way, not to be asked for again
+    TickPlan second = ControllerPlanner.tick(s.withNodes(nodes(NOW + 1000, "n1", "n2", "n3")), first.next(), config,
+        NOW + 1000);
+    assertThat(second.rebalance().leaderTransfers()).extracting(LeaderTransfer::rangeId)
+        .doesNotContainAnyElementsOf(transferred);
   }
 
   @Test

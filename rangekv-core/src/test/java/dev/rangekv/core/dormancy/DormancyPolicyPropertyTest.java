@@ -70,6 +70,22 @@ class DormancyPolicyPropertyTest {
   }
 
   @Test
+  void sleepsFrom_isExactlyWhenTheDecisionTurnsToSleep_whileNothingButTheClockMoves() {
+    Property.named("sleepsFrom = first sleeping moment").cases(2000).sizes(0, 30).check(gen -> {
+      Case c = randomCase(gen);
+      DormancyPolicy policy = c.policy();
+      java.util.OptionalLong from = policy.sleepsFrom(c.activity());
+      // every moment from the activity's time to well past the longest idle period, against decide
+      long last = c.activity().lastRequestMillis();
+      for (long t = last; t <= last + 250; t++) {
+        boolean expected = from.isPresent() && t >= from.getAsLong();
+        assertThat(policy.decide(c.activity(), t).sleep()).as("%s at %d, sleepsFrom %s", c, t, from)
+            .isEqualTo(expected);
+      }
+    });
+  }
+
+  @Test
   void aChild_isBornDormant_exactlyWhenItsSplitAsks_andDormancyIsOn() {
     Property.named("born dormant = asked and dormancy on").cases(200).sizes(0, 10).check(gen -> {
       Case c = randomCase(gen);

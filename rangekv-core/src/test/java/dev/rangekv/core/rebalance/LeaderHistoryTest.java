@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rangekv.core.cluster.ClusterSnapshot;
 import dev.rangekv.core.cluster.ControllerConfig;
+import dev.rangekv.core.cluster.Explanation;
 import dev.rangekv.core.cluster.LeaderTransfer;
 import dev.rangekv.core.cluster.RangeStats;
 import dev.rangekv.core.rangemap.RangeDescriptor;
@@ -42,6 +43,20 @@ class LeaderHistoryTest {
         LeaderHistory.COOLDOWN_MILLIS))).isTrue();
   }
 
+  private static List<LeaderTransfer> transfer(String from, String to) {
+    return List.of(new LeaderTransfer(R.rangeId(), from, to, Explanation.of("test").build()));
+  }
+
+  @Test
+  void aPlannedTransfer_startsTheCooldown_beforeTheNewLeaderIsSeen() {
+    // the transfer's effect reaches the controller a tick or more later: the same tick must not plan it again
+    LeaderHistory h = LeaderHistory.EMPTY.observe(led("n1"), NOW).planned(transfer("n1", "n2"), NOW);
+    LeaderHistory next = h.observe(led("n1"), NOW + 1000);
+    assertThat(next.mayTransfer(R.rangeId(), "n2", NOW + 1000)).isFalse();
+    assertThat(next.mayTransfer(R.rangeId(), "n2", NOW + LeaderHistory.COOLDOWN_MILLIS)).isTrue();
+    assertThat(next.observe(List.of(), NOW + 2000).transfers()).as("forgotten with the range").isEmpty();
+  }
+
   @Test
   void balancing_waitsOutTheCooldown() {
     ControllerConfig config = ControllerConfig.builder().splitQps(1000).build();
@@ -65,8 +80,11 @@ class LeaderHistoryTest {
   }
 
   /** The rules over the full log of observations, nothing forgotten. */
-  private static boolean bruteForce(List<long[]> changes, String to, long now, List<String> names) {
+  private static boolean bruteForce(List<long[]> changes, Long plannedAt, String to, long now, List<String> names) {
     // changes: {time, index of the leader before, index of the leader after}
+    if (plannedAt != null && now - plannedAt < LeaderHistory.COOLDOWN_MILLIS) {
+      return false;
+    }
     if (!changes.isEmpty() && now - changes.get(changes.size() - 1)[0] < LeaderHistory.COOLDOWN_MILLIS) {
       return false;
     }
@@ -85,6 +103,7 @@ class LeaderHistoryTest {
       LeaderHistory h = LeaderHistory.EMPTY;
       Map<Long, String> last = new HashMap<>();
       List<long[]> changes = new ArrayList<>();
+      Long plannedAt = null;
       long now = 0;
       for (int i = 0; i < g.size(); i++) {
         now += g.between(0, 20_000);
@@ -92,6 +111,7 @@ class LeaderHistoryTest {
           h = h.observe(List.of(), now);
           last.clear();
           changes.clear();
+          plannedAt = null;
           continue;
         }
         String leader = g.chance(0.1) ? "" : names.get(g.nextInt(3));
@@ -103,10 +123,14 @@ class LeaderHistoryTest {
           }
           last.put(R.rangeId(), leader);
         }
+        if (g.chance(0.1)) { // balancing planned a transfer this tick
+          h = h.planned(transfer("n9", names.get(g.nextInt(3))), now); // whoever led: the plan alone counts
+          plannedAt = now;
+        }
         long at = now + g.between(0, 70_000);
         String to = names.get(g.nextInt(3));
         assertThat(h.mayTransfer(R.rangeId(), to, at)).as("to=%s at=%d changes=%d", to, at, changes.size())
-            .isEqualTo(bruteForce(changes, to, at, names));
+            .isEqualTo(bruteForce(changes, plannedAt, to, at, names));
       }
     });
   }

@@ -49,6 +49,33 @@ class MetaServiceImplTest {
   }
 
   @Test
+  void aHeartbeat_carriesIntoTheMetaRangeOnlyTheLedDescriptorsTheMapDoesNotHold() {
+    Harness h = threeNodes();
+    FakeCluster.FakeRange first = h.cluster.ranges().get(0);
+    String leader = first.leader;
+    h.cluster.addNode("n4");
+    h.register("n4");
+
+    Harness.call(h.nodeService::heartbeat, h.cluster.heartbeat(leader, 1000));
+    assertThat(lastHeartbeat(h).getHeartbeat().getRangesList()).as("every led descriptor is in the map").isEmpty();
+
+    h.cluster.addReplica(first.id, "n4"); // the next generation, not in the map yet
+    Harness.call(h.nodeService::heartbeat, h.cluster.heartbeat(leader, 1000));
+    assertThat(lastHeartbeat(h).getHeartbeat().getRangesList()).extracting(r -> r.getGeneration())
+        .containsExactly(first.generation);
+    assertThat(h.meta.view().range(first.id).orElseThrow().replicas()).contains("n4");
+
+    Harness.call(h.nodeService::heartbeat, h.cluster.heartbeat(leader, 1000));
+    assertThat(lastHeartbeat(h).getHeartbeat().getRangesList()).as("held now").isEmpty();
+  }
+
+  private static dev.rangekv.proto.meta.MetaCommand lastHeartbeat(Harness h) {
+    List<dev.rangekv.proto.meta.MetaCommand> heartbeats = h.meta.proposed().stream()
+        .filter(c -> c.getOpCase() == dev.rangekv.proto.meta.MetaCommand.OpCase.HEARTBEAT).toList();
+    return heartbeats.get(heartbeats.size() - 1);
+  }
+
+  @Test
   void heartbeats_feedListNodesAndListRangeStats() {
     Harness h = threeNodes();
     h.heartbeatAll();

@@ -113,6 +113,17 @@ public interface RangeConsensus {
    */
   void addListener(GroupEvents listener);
 
+  /**
+   * Whether {@code rangeId}'s group here is quiet, read cheaply: 0 while it is awake (and always, for an
+   * engine whose groups never quiesce); otherwise a stamp that stays the same only while the group stays
+   * quiet and nothing its {@link #status} depends on changes but the clock (a wake, another quiet period,
+   * a peer node going unheard or heard again all give another). A caller that saw the same non-zero stamp
+   * before and after reading the status may skip reading it again until the stamp changes.
+   */
+  default long quietStamp(long rangeId) {
+    return 0;
+  }
+
   /** This node's replica's current term of {@code rangeId}, read cheaply on every write. */
   default OptionalLong currentTerm(long rangeId) {
     return status(rangeId).map(s -> OptionalLong.of(s.currentTerm())).orElse(OptionalLong.empty());

@@ -19,6 +19,8 @@ import dev.rangekv.server.replica.ReplicaDirectory;
 import dev.rangekv.storage.NodeStore;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -68,6 +70,9 @@ public final class DormancyTicker {
   private final Map<String, Long> followerWakes = new ConcurrentHashMap<>();
   /** When each open replica here that does not lead was first seen without a known leader. */
   private final Map<Long, Long> leaderlessSince = new ConcurrentHashMap<>();
+  /** Ranges left alone until their group's quiet stamp changes or a moment comes (ticker thread only). */
+  private final QuietRanges quiet = new QuietRanges();
+  private long visits;
 
   /** Timings: the idle policy, the leader's heartbeat interval, and when a follower counts as silent. */
   public record Settings(DormancyPolicy policy, Duration heartbeat, Duration silentFollower) {}
@@ -96,25 +101,51 @@ public final class DormancyTicker {
     groupThread.scheduleWithFixedDelay(this::tick, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Visits every range held here, except those whose group stayed quiet since a visit that found nothing
+   * to do until a later moment ({@link QuietRanges}): only the clock moves for them, and the engine's quiet
+   * stamp changes as soon as anything else does.
+   */
   void tick() {
     long now = clockMillis.getAsLong();
-    for (RangeReplica replica : directory.replicas()) {
+    Collection<RangeReplica> replicas = directory.replicas();
+    for (RangeReplica replica : replicas) {
+      long rangeId = replica.rangeId();
+      long stamp = consensus.quietStamp(rangeId); // before the visit: a change during it shows next time
+      if (quiet.skips(rangeId, stamp, now)) {
+        continue;
+      }
       try {
-        tick(replica, now);
+        quiet.park(rangeId, stamp, tick(replica, now));
       } catch (IOException | RuntimeException e) {
+        quiet.forget(rangeId);
         log.debug("dormancy tick skipped a range rangeId={} error={}", replica.rangeId(), e.toString());
       }
     }
+    if (quiet.size() > replicas.size()) {
+      Set<Long> held = new HashSet<>();
+      replicas.forEach(r -> held.add(r.rangeId()));
+      quiet.retain(held);
+    }
   }
 
-  private void tick(RangeReplica replica, long now) throws IOException {
+  /** Ranges visited this way since the node started, skipped ones not counted (for tests). */
+  long visits() {
+    return visits;
+  }
+
+  /**
+   * One range's visit; returns until when nothing but a change of its quiet stamp can give the next visit
+   * anything to do ({@code now} or earlier: the next tick must visit it).
+   */
+  private long tick(RangeReplica replica, long now) throws IOException {
+    visits++;
     long rangeId = replica.rangeId();
     GroupStatus division = consensus.status(rangeId)
         .orElseThrow(() -> new IOException("no group of range " + rangeId + " here"));
     if (!division.leadership().leader()) {
       ledSince.remove(rangeId);
-      wakeIfLeaderless(rangeId, division, now);
-      return;
+      return wakeIfLeaderless(rangeId, division, now) ? now : Long.MAX_VALUE;
     }
     leaderlessSince.remove(rangeId);
     long since = ledSince.computeIfAbsent(rangeId, id -> now);
@@ -124,18 +155,23 @@ public final class DormancyTicker {
       // stayed open alone (ManyDormantRangesIT)
       wakeSilentFollowers(rangeId, division, now);
     }
+    // a follower not heard from now may be heard or silent longer later, with the same stamp
+    boolean allHeard = division.followerSilenceMillis().values().stream().allMatch(silence -> silence == 0);
     if (!division.leadership().ready() || replica.descriptor().isEmpty()) {
-      return;
+      return now;
     }
     if (DormancyRecord.dormantAt(store, rangeId).isPresent()) {
       if (!waker.isWaking(rangeId) && replica.appliedIndex().isPresent()
           && replica.appliedIndex().getAsLong() > DormancyRecord.dormantAt(store, rangeId).getAsLong()) {
         waker.recordWake(rangeId); // open and past its dormancy entry: it woke
       }
-      return;
+      return now;
     }
-    if (!policy.enabled() || proposing.contains(rangeId)) {
-      return;
+    if (proposing.contains(rangeId)) {
+      return now;
+    }
+    if (!policy.enabled()) {
+      return allHeard ? Long.MAX_VALUE : now;
     }
     RangeDescriptor d = replica.descriptor().get();
     RangeActivity activity = new RangeActivity(Math.max(since, waker.lastRequestMillis(rangeId)),
@@ -143,7 +179,9 @@ public final class DormancyTicker {
         inFlight(rangeId, division), true, waker.requested(rangeId));
     if (policy.decide(activity, now).sleep()) {
       sleep(rangeId, d);
+      return now;
     }
+    return allHeard ? policy.sleepsFrom(activity).orElse(now) : now;
   }
 
   /** The replica applied its dormancy entry and nothing after it: its group closes soon on every node. */
@@ -198,16 +236,17 @@ public final class DormancyTicker {
    * A replica open here that has known no leader for a silent-follower period wakes its range (asks
    * every replica's node to open it; a peer with a longer log wins the election and catches this one
    * up). Seen after a restart: the others went dormant with an entry this replica never received, and it
-   * campaigned alone for good (ManyDormantRangesIT: stores never converged).
+   * campaigned alone for good (ManyDormantRangesIT: stores never converged). Returns true while the
+   * replica knows no leader (the next tick must look again).
    */
-  private void wakeIfLeaderless(long rangeId, GroupStatus division, long now) {
+  private boolean wakeIfLeaderless(long rangeId, GroupStatus division, long now) {
     if (!division.leadership().leaderId().isEmpty()) {
       leaderlessSince.remove(rangeId);
-      return;
+      return false;
     }
     long since = leaderlessSince.computeIfAbsent(rangeId, id -> now);
     if (now - since < silentFollower.toMillis() || waker.isWaking(rangeId)) {
-      return;
+      return true;
     }
     leaderlessSince.put(rangeId, now); // the next try, if needed, one period later
     // the replica's Raft state says which replica can win: only one whose log is at least as long as a
@@ -216,6 +255,7 @@ public final class DormancyTicker {
         + " applied={} closed={}", rangeId, now - since, division.follower(), division.currentTerm(),
         division.lastEntry().term(), division.lastEntry().index(), division.appliedIndex(), division.closed());
     waker.wake(rangeId, true);
+    return true;
   }
 
   private void wakeSilentFollowers(long rangeId, GroupStatus division, long now) {

@@ -31,6 +31,11 @@ final class Group {
   // ---- quiescence: written by the group's stripe thread only ({@link Quiescence}) ----
   /** Quiesced: it sends no heartbeats and runs no periodic task until something wakes it (read by counts). */
   volatile boolean quiet;
+  /**
+   * Which quiet period this is: a fresh number of the node's at every quiesce (set before {@link #quiet}),
+   * so a reader that saw the same number twice knows the group stayed quiet in between.
+   */
+  volatile long quietPeriod;
   /** Quiesced as a follower: the node of the leader it relies on (watched through {@link NodeLiveness}). */
   String quietLeader;
   /** MicroRaft's periodic tasks of this group, kept so a wake can schedule them again. */

@@ -34,9 +34,9 @@ final class GroupLog implements RaftStore {
   private int appendedTerm;
   private volatile long durableIndex;
   private volatile int durableTerm;
-  /** The group's initial members' node ids (sent with a leader's requests to replicas being added). */
+  /** The group's initial members' endpoints (sent with a leader's requests to replicas being added). */
   private volatile List<String> initialMembers = List.of();
-  /** When each peer's replica of this group last sent it a message: such a replica runs the group. */
+  /** When each peer replica (incarnation) of this group last sent it a message: such a replica runs the group. */
   private final PeersHeard heard = new PeersHeard();
 
   GroupLog(long rangeId, Stripe stripe) {
@@ -48,19 +48,18 @@ final class GroupLog implements RaftStore {
     return rangeId;
   }
 
-  /** {@code node}'s replica of this group sent a message at {@code now} (nanoTime). */
-  void heardFrom(String node, long now) {
-    heard.heard(node, now);
+  /** The replica {@code endpoint} (its wire form) of this group sent a message at {@code now} (nanoTime). */
+  void heardFrom(String endpoint, long now) {
+    heard.heard(endpoint, now);
   }
 
   /**
-   * The initial members to send with a leader's request to {@code node}: none while its replica has sent
+   * The initial members to send with a leader's request to the replica {@code to}: none while it has sent
    * this group a message within {@code within} nanoseconds (it runs the group: a replica still joining
-   * sends nothing), else all. A replica that lost its group (dropped, then added again) is silent, so it
-   * gets them again at most {@code within} after its last message.
+   * sends nothing), else all. A replica added again to its node is a new incarnation, never heard from.
    */
-  List<String> initialMembersFor(String node, long now, long within) {
-    return heard.within(node, now, within) ? List.of() : initialMembers;
+  List<String> initialMembersFor(RaftEndpoint to, long now, long within) {
+    return heard.within(NodeEndpoint.wireOf(to), now, within) ? List.of() : initialMembers;
   }
 
   long appendedIndex() {
@@ -87,7 +86,7 @@ final class GroupLog implements RaftStore {
 
   @Override
   public void persistAndFlushLocalEndpoint(RaftEndpointPersistentState state) {
-    byte[] id = NodeEndpoint.idOf(state.getLocalEndpoint()).getBytes(StandardCharsets.UTF_8);
+    byte[] id = NodeEndpoint.wireOf(state.getLocalEndpoint()).getBytes(StandardCharsets.UTF_8);
     put(LogKeys.of(LogKeys.ENDPOINT, rangeId),
         ByteBuffer.allocate(1 + id.length).put((byte) (state.isVoting() ? 1 : 0)).put(id).array());
     flush();
@@ -102,7 +101,7 @@ final class GroupLog implements RaftStore {
 
   @Override
   public void persistAndFlushTerm(RaftTermPersistentState state) {
-    byte[] voted = NodeEndpoint.idOf(state.getVotedFor()).getBytes(StandardCharsets.UTF_8);
+    byte[] voted = NodeEndpoint.wireOf(state.getVotedFor()).getBytes(StandardCharsets.UTF_8);
     put(LogKeys.of(LogKeys.TERM, rangeId), ByteBuffer.allocate(4 + voted.length).putInt(state.getTerm()).put(voted).array());
     appendedTerm = Math.max(appendedTerm, state.getTerm());
     flush();
@@ -167,6 +166,28 @@ final class GroupLog implements RaftStore {
     }
   }
 
+  /**
+   * Records (in {@code batch}) that the replica stored for {@code rangeId} here, if any, is destroyed: its
+   * incarnation becomes the range's retired one unless a later one was retired already.
+   */
+  static void retire(LogDb db, dev.rangekv.storage.raftlog.LogBatch batch, long rangeId) {
+    byte[] endpoint = db.get(LogKeys.of(LogKeys.ENDPOINT, rangeId));
+    if (endpoint == null) {
+      return;
+    }
+    NodeEndpoint self = NodeEndpoint.parse(new String(endpoint, 1, endpoint.length - 1, StandardCharsets.UTF_8));
+    if (retired(db, rangeId).map(r -> self.laterThan(r)).orElse(true)) {
+      batch.put(LogKeys.of(LogKeys.RETIRED, rangeId), self.wire().getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** The latest incarnation of this node's replica of {@code rangeId} that was destroyed here, if any. */
+  static Optional<NodeEndpoint> retired(LogDb db, long rangeId) {
+    byte[] retired = db.get(LogKeys.of(LogKeys.RETIRED, rangeId));
+    return retired == null ? Optional.empty()
+        : Optional.of(NodeEndpoint.parse(new String(retired, StandardCharsets.UTF_8)));
+  }
+
   /** True when the log database holds a group of {@code rangeId}. */
   static boolean exists(LogDb db, long rangeId) {
     return db.get(LogKeys.of(LogKeys.ENDPOINT, rangeId)) != null;
@@ -183,7 +204,7 @@ final class GroupLog implements RaftStore {
       return Optional.empty();
     }
     try {
-      RaftEndpoint self = new NodeEndpoint(new String(endpoint, 1, endpoint.length - 1, StandardCharsets.UTF_8));
+      RaftEndpoint self = NodeEndpoint.parse(new String(endpoint, 1, endpoint.length - 1, StandardCharsets.UTF_8));
       RaftEndpointPersistentState endpointState = RaftCodec.MODEL.createRaftEndpointPersistentStateBuilder()
           .setLocalEndpoint(self).setVoting(endpoint[0] == 1).build();
       RaftGroupMembersView initialMembers = RaftCodec.membersView(Members.parseFrom(initial));
@@ -195,7 +216,7 @@ final class GroupLog implements RaftStore {
         ByteBuffer in = ByteBuffer.wrap(term);
         t = in.getInt();
         String v = new String(term, 4, term.length - 4, StandardCharsets.UTF_8);
-        voted = v.isEmpty() ? null : new NodeEndpoint(v);
+        voted = v.isEmpty() ? null : NodeEndpoint.parse(v);
       }
       RaftTermPersistentState termState = RaftCodec.MODEL.createRaftTermPersistentStateBuilder().setTerm(t)
           .setVotedFor(voted).build();

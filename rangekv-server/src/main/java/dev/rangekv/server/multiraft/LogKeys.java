@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
  * The layout of the node's Raft log database: per range, {@code L|range|index} a log entry, {@code
  * T|range} term and vote, {@code E|range} this node's endpoint state, {@code I|range} the initial
  * members, {@code S|range} the last snapshot chunk (an applied-index marker: the state is the range's
- * store). {@code A|node} is a node's Raft address, for the members of status pages.
+ * store). {@code A|node} is a node's Raft address, for the members of status pages. {@code R|range} is
+ * the latest incarnation of this node's replica of the range that was destroyed (its endpoint's wire form):
+ * it outlives the group's other keys, so a replica added again starts only as a later incarnation.
  */
 final class LogKeys {
   static final byte LOG = 'L';
@@ -15,6 +17,7 @@ final class LogKeys {
   static final byte INITIAL = 'I';
   static final byte SNAPSHOT = 'S';
   static final byte ADDRESS = 'A';
+  static final byte RETIRED = 'R';
   static final byte[] GROUP_KINDS = {LOG, TERM, ENDPOINT, INITIAL, SNAPSHOT};
 
   private LogKeys() {}

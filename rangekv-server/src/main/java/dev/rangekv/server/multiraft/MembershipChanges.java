@@ -58,7 +58,7 @@ final class MembershipChanges {
       return CompletableFuture.failedFuture(notLeader.orElseThrow());
     }
     RaftGroupMembers now = g.node.getCommittedMembers();
-    Set<String> voting = new LinkedHashSet<>(RaftCodec.ids(now.getVotingMembers()));
+    Set<String> voting = new LinkedHashSet<>(RaftCodec.nodeIds(now.getVotingMembers()));
     Set<String> expected = new LinkedHashSet<>(current.stream().map(Member::nodeId).toList());
     if (!voting.equals(expected)) {
       return CompletableFuture.failedFuture(new ConsensusException(Kind.FAILED,
@@ -72,18 +72,22 @@ final class MembershipChanges {
     g.changingFrom = List.copyOf(current);
     Set<String> target = new LinkedHashSet<>(next.stream().map(Member::nodeId).toList());
     // MicroRaft changes one member at a time: every arriving replica is added as a learner, caught up and
-    // promoted before any leaving one is removed, so the voter count grows by one per replica on the way
+    // promoted before any leaving one is removed, so the voter count grows by one per replica on the way.
+    // Each arrival is a new replica incarnation ({@link #arrival}), whether or not its node was a member before.
     CompletableFuture<Long> chain = CompletableFuture.completedFuture(now.getLogIndex());
     for (String add : target) {
       if (!voting.contains(add)) {
-        chain = chain.thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_LEARNER, idx))
-            .thenCompose(idx -> caughtUp(g, add, idx, System.nanoTime() + timeout.toNanos(), System.nanoTime()))
-            .thenCompose(idx -> step(g, add, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, idx));
+        chain = chain.thenCompose(idx -> withoutLearnerOn(g, add, idx)).thenCompose(idx -> {
+          NodeEndpoint arriving = arrival(g, add, idx);
+          return step(g, arriving, MembershipChangeMode.ADD_LEARNER, idx)
+              .thenCompose(i -> caughtUp(g, arriving, i, System.nanoTime() + timeout.toNanos(), System.nanoTime()))
+              .thenCompose(i -> step(g, arriving, MembershipChangeMode.ADD_OR_PROMOTE_TO_FOLLOWER, i));
+        });
       }
     }
     for (String remove : voting) {
       if (!target.contains(remove)) {
-        chain = chain.thenCompose(idx -> step(g, remove, MembershipChangeMode.REMOVE_MEMBER, idx));
+        chain = chain.thenCompose(idx -> step(g, member(g, remove), MembershipChangeMode.REMOVE_MEMBER, idx));
       }
     }
     List<String> arrivals = target.stream().filter(id -> !voting.contains(id)).toList();
@@ -91,6 +95,43 @@ final class MembershipChanges {
         .handle((v, e) -> e == null ? CompletableFuture.<Void>completedFuture(null) : failed(g, arrivals, e))
         .thenCompose(f -> f)
         .whenComplete((v, e) -> g.changingFrom = List.of());
+  }
+
+  /**
+   * The endpoint of a replica arriving on {@code node} by an add based on the committed membership at
+   * {@code membersIndex}: this leader's term and that index. No two adds of a node that can reach it share
+   * one: an add appended in a term either commits (the committed membership moves past {@code
+   * membersIndex}) or is lost with that term's leadership (a later add is in a later term). So a re-added
+   * replica is never an endpoint MicroRaft knows (it refuses to add one of its initial members again) and
+   * a destroyed incarnation's messages are never taken for the new one's.
+   */
+  private static NodeEndpoint arrival(Group g, String node, long membersIndex) {
+    io.microraft.report.RaftTerm term = g.node.getTerm();
+    return new NodeEndpoint(node, term == null ? 0 : term.getTerm(), membersIndex);
+  }
+
+  /**
+   * Removes a learner left on {@code node} by an earlier failed change whose cleanup failed too: the arrival
+   * on that node is a new endpoint, and the old one would stay a member nobody runs.
+   */
+  private CompletableFuture<Long> withoutLearnerOn(Group g, String node, long membersIndex) {
+    RaftGroupMembers committed = g.node.getCommittedMembers();
+    for (io.microraft.RaftEndpoint e : committed.getMembers()) {
+      if (NodeEndpoint.idOf(e).equals(node) && !committed.getVotingMembers().contains(e)) {
+        return step(g, (NodeEndpoint) e, MembershipChangeMode.REMOVE_MEMBER, membersIndex);
+      }
+    }
+    return CompletableFuture.completedFuture(membersIndex);
+  }
+
+  /** The endpoint by which {@code node}'s replica is a member of the group now ({@code node}'s first one if none). */
+  private static NodeEndpoint member(Group g, String node) {
+    for (io.microraft.RaftEndpoint e : g.node.getEffectiveMembers().getMembers()) {
+      if (NodeEndpoint.idOf(e).equals(node)) {
+        return (NodeEndpoint) e;
+      }
+    }
+    return new NodeEndpoint(node);
   }
 
   /** Fails a change with {@code failure} once its arrivals that are still learners were removed. */
@@ -112,23 +153,23 @@ final class MembershipChanges {
    */
   private CompletableFuture<Void> withoutLearners(Group g, List<String> arrivals) {
     RaftGroupMembers committed = g.node.getCommittedMembers();
-    Set<String> voters = new LinkedHashSet<>(RaftCodec.ids(committed.getVotingMembers()));
     CompletableFuture<Long> chain = CompletableFuture.completedFuture(committed.getLogIndex());
-    for (String id : RaftCodec.ids(committed.getMembers())) {
-      if (arrivals.contains(id) && !voters.contains(id)) {
-        chain = chain.thenCompose(idx -> step(g, id, MembershipChangeMode.REMOVE_MEMBER, idx));
+    for (io.microraft.RaftEndpoint e : committed.getMembers()) {
+      if (arrivals.contains(NodeEndpoint.idOf(e)) && !committed.getVotingMembers().contains(e)) {
+        chain = chain.thenCompose(idx -> step(g, (NodeEndpoint) e, MembershipChangeMode.REMOVE_MEMBER, idx));
       }
     }
     return chain.thenApply(idx -> null);
   }
 
-  private CompletableFuture<Long> step(Group g, String node, MembershipChangeMode mode, long expectedIndex) {
+  private CompletableFuture<Long> step(Group g, NodeEndpoint replica, MembershipChangeMode mode, long expectedIndex) {
     long start = System.nanoTime();
-    return g.node.changeMembership(new NodeEndpoint(node), mode, expectedIndex)
+    return g.node.changeMembership(replica, mode, expectedIndex)
         .thenApply(o -> {
           // the time from a promotion's start to the removal's commit is the four-voter window (README)
-          log.info("range membership step committed rangeId={} node={} mode={} millis={} voters={}", g.rangeId, node,
-              mode, (System.nanoTime() - start) / 1_000_000, RaftCodec.ids(o.getResult().getVotingMembers()));
+          log.info("range membership step committed rangeId={} node={} endpoint={} mode={} millis={} voters={}",
+              g.rangeId, replica.node(), replica.wire(), mode, (System.nanoTime() - start) / 1_000_000,
+              RaftCodec.ids(o.getResult().getVotingMembers()));
           return o.getResult().getLogIndex();
         });
   }
@@ -140,10 +181,12 @@ final class MembershipChanges {
    * from a dead node, and without this a change to a killed node waited for the whole catch-up timeout
    * (MoveIT.killingTheTargetMidMove_abortsTheMove_andTheRangeKeepsServing).
    */
-  private CompletableFuture<Long> caughtUp(Group g, String node, long membersIndex, long deadline, long connectedAt) {
+  private CompletableFuture<Long> caughtUp(Group g, NodeEndpoint learner, long membersIndex, long deadline,
+      long connectedAt) {
+    String node = learner.node();
     return g.node.getReport().thenCompose(o -> {
       RaftNodeReport r = o.getResult();
-      Long match = r.getLog().getFollowerMatchIndices().get(new NodeEndpoint(node));
+      Long match = r.getLog().getFollowerMatchIndices().get(learner);
       if (match != null && match >= r.getLog().getCommitIndex()) {
         return CompletableFuture.completedFuture(membersIndex);
       }
@@ -158,7 +201,7 @@ final class MembershipChanges {
             "learner " + node + " of range " + g.rangeId + " unreachable for " + (now - seen) / 1_000_000 + " ms", true));
       }
       return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
-          .thenCompose(x -> caughtUp(g, node, membersIndex, deadline, seen));
+          .thenCompose(x -> caughtUp(g, learner, membersIndex, deadline, seen));
     });
   }
 
@@ -175,7 +218,7 @@ final class MembershipChanges {
     g.transferring = true;
     long deadline = System.nanoTime() + timeout.toNanos();
     return drained(g, deadline)
-        .thenCompose(x -> g.node.transferLeadership(new NodeEndpoint(target)))
+        .thenCompose(x -> g.node.transferLeadership(member(g, target)))
         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .handle((o, e) -> {
           g.transferring = false;

@@ -124,6 +124,8 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   /** When each peer node was last heard from: what a quiesced group's followers watch instead of heartbeats. */
   private final NodeLiveness liveness;
   private final Quiescence quiescence;
+  /** The nodes the open groups name, for the keep-alives. */
+  private final GroupPeers peers = new GroupPeers();
   /** The meta range's group, once the node asked for it ({@link #meta}); null before. */
   private volatile MultiRaftMetaConsensus meta;
 
@@ -189,7 +191,9 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       boolean first = s == stripes.get(0);
       s.every(period, () -> {
         if (first) {
-          streams.keepAlive(keepAliveTargets());
+          Set<String> targets = keepAliveTargets();
+          streams.keepAlive(targets);
+          liveness.observe(targets, System.currentTimeMillis());
         }
         quiescence.checkLeaders(s);
       });
@@ -253,6 +257,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
         .setTransport(new GroupTransport(g.stripe, g.log)).setStateMachine(g.machine)
         .setRaftNodeReportListener(r -> {
           g.report = r;
+          countMembers(g, r.getEffectiveMembers().getMembers());
           report(g, r);
         });
   }
@@ -290,8 +295,16 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     g.node = node;
     g.machine.bind(() -> g.node);
     groups.put(g.rangeId, g);
+    countMembers(g, node.getEffectiveMembers().getMembers()); // later changes come with reports
     g.machine.replica().opened(index -> g.log.terms.termAt(index));
     node.start();
+  }
+
+  /** Counts {@code g}'s members for the keep-alives, unless it closed meanwhile. */
+  private void countMembers(Group g, java.util.Collection<RaftEndpoint> members) {
+    Set<String> ids = new java.util.HashSet<>();
+    members.forEach(e -> ids.add(NodeEndpoint.idOf(e)));
+    peers.members(g.rangeId, ids, () -> groups.get(g.rangeId) == g);
   }
 
   private void openRestored(long rangeId) {
@@ -355,12 +368,23 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
 
   /**
    * A joining range's leader reached this node: fetch and install the range's span from it, then start
-   * the group with the initial members the leader named (MicroRaft replays the configuration changes
-   * from there). Entries up to the span's applied index are then skipped at apply: the store has them.
+   * the group as the replica incarnation {@code self} the leader added, with the initial members it named
+   * (MicroRaft replays the configuration changes from there). Entries up to the span's applied index are
+   * then skipped at apply: the store has them. An incarnation not later than one destroyed here is
+   * refused: its messages come from a leader that has not seen it removed (docs/architecture.md,
+   * "Re-adding a replica").
    */
-  private void join(long rangeId, String leader, List<String> initialMembers) {
+  private void join(long rangeId, String leader, List<String> initialMembers, NodeEndpoint self) {
     if (joining.replace(rangeId, false, true)) {
-      log.info("replica joins its range rangeId={} leader={} initialMembers={}", rangeId, leader, initialMembers);
+      Optional<NodeEndpoint> retired = GroupLog.retired(db, rangeId);
+      if (!self.node().equals(config.nodeId()) || retired.map(r -> !self.laterThan(r)).orElse(false)) {
+        log.info("replica refuses to join as an earlier incarnation rangeId={} leader={} endpoint={} retired={}",
+            rangeId, leader, self, retired.map(NodeEndpoint::wire).orElse(""));
+        joining.replace(rangeId, true, false);
+        return;
+      }
+      log.info("replica joins its range rangeId={} leader={} endpoint={} initialMembers={}", rangeId, leader, self,
+          initialMembers);
       RangeReplica fetcher = host.newReplica(rangeId);
       fetcher.fetchSpan(leader).thenAcceptAsync(span -> {
         fetcher.install(span);
@@ -368,8 +392,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
           if (joining.remove(rangeId) != null && !groups.containsKey(rangeId)) {
             Group g = newGroup(rangeId);
             List<RaftEndpoint> endpoints = RaftCodec.endpoints(initialMembers);
-            start(g, builder(g).setLocalEndpoint(new NodeEndpoint(config.nodeId())).setInitialGroupMembers(endpoints)
-                .build());
+            start(g, builder(g).setLocalEndpoint(self).setInitialGroupMembers(endpoints).build());
           }
         }
       }, joinExecutor).whenComplete((v, e) -> {
@@ -386,6 +409,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public synchronized void close(long rangeId) throws IOException {
     joining.remove(rangeId);
     Group g = groups.remove(rangeId);
+    peers.closed(rangeId);
     if (g != null) {
       terminate(g);
     }
@@ -408,10 +432,12 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
   public synchronized void destroy(long rangeId) throws IOException {
     joining.remove(rangeId);
     Group g = groups.remove(rangeId);
+    peers.closed(rangeId);
     if (g != null) {
       terminate(g);
     }
     try (LogBatch batch = db.newBatch()) {
+      GroupLog.retire(db, batch, rangeId);
       GroupLog.deleteAll(batch, rangeId);
       db.write(batch, true);
     }
@@ -467,6 +493,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       out.add(new Member(id, raftAddresses.getOrDefault(id, "")));
     }
     return out;
+  }
+
+  /**
+   * The group's quiet period plus the liveness epoch: both only grow, and a group's next quiet period is
+   * a larger number, so the sum changes whenever either does (a quiesced leader's follower silences follow
+   * its followers' nodes' liveness, {@link GroupStatusView}).
+   */
+  @Override
+  public long quietStamp(long rangeId) {
+    Group g = groups.get(rangeId);
+    return g == null || !g.quiet ? 0 : g.quietPeriod + liveness.epoch();
   }
 
   // ---- proposals and reads ----
@@ -601,11 +638,16 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
       Group g = groupOf(m.getRangeId());
       if (g == null) {
         if (m.getInitialMembersCount() > 0 && joining.containsKey(m.getRangeId())) {
-          join(m.getRangeId(), m.getSender(), m.getInitialMembersList());
+          join(m.getRangeId(), NodeEndpoint.parse(m.getSender()).node(), m.getInitialMembersList(),
+              NodeEndpoint.parse(m.getTarget()));
         } else if (m.getInitialMembersCount() > 0 && m.getRangeId() == MultiRaftMetaConsensus.GROUP_ID && meta != null) {
-          meta.leaderReached(m.getSender(), m.getInitialMembersList());
+          meta.leaderReached(NodeEndpoint.parse(m.getSender()).node(), m.getInitialMembersList(),
+              NodeEndpoint.parse(m.getTarget()));
         }
         continue; // a range this node does not run (yet, or any more): Raft retries or moves on
+      }
+      if (!m.getTarget().equals(NodeEndpoint.wireOf(g.node.getLocalEndpoint()))) {
+        continue; // for another incarnation of this node's replica: one destroyed, or one not started yet
       }
       byStripe.computeIfAbsent(g.stripe, s -> new ArrayList<>()).add(new Object[] {g, RaftCodec.decode(m), m.getSender()});
     }
@@ -658,15 +700,17 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
    * Every node this node shares a group with, and every node it knows an address of: a replica that
    * joined by a move (the only one of its node, say) learned its peers from the group, not from an open
    * with members, and its leader's node must hear from it, or its quiesced followers count as silent.
+   * Read from sets kept as groups open, close and change members ({@link GroupPeers}), not by walking
+   * every group's members each period.
    */
-  private List<String> keepAliveTargets() {
-    Set<String> nodes = new java.util.HashSet<>(raftAddresses.keySet());
-    for (Group g : groups.values()) {
-      for (RaftEndpoint e : g.node.getEffectiveMembers().getMembers()) {
-        nodes.add(NodeEndpoint.idOf(e));
-      }
+  private Set<String> keepAliveTargets() {
+    Set<String> nodes = peers.nodes();
+    if (nodes.containsAll(raftAddresses.keySet())) {
+      return nodes;
     }
-    return List.copyOf(nodes);
+    Set<String> all = new java.util.HashSet<>(nodes);
+    all.addAll(raftAddresses.keySet());
+    return all;
   }
 
   /**
@@ -714,6 +758,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     }
     for (Group g : List.copyOf(groups.values())) {
       groups.remove(g.rangeId);
+      peers.closed(g.rangeId);
       try {
         g.node.terminate().get(5, TimeUnit.SECONDS);
       } catch (Exception e) {

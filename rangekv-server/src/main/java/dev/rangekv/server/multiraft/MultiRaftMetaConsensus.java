@@ -121,7 +121,8 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
       replica = r;
     }
     joining = false;
-    start(r, voters.stream().map(m -> (RaftEndpoint) new NodeEndpoint(m.nodeId())).toList());
+    start(r, voters.stream().map(m -> (RaftEndpoint) new NodeEndpoint(m.nodeId())).toList(),
+        new NodeEndpoint(parts.selfId()));
     log.info("meta group created nodeId={} voters={}", parts.selfId(), voters.stream().map(Member::nodeId).toList());
     return true;
   }
@@ -149,15 +150,26 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
     return true;
   }
 
-  /** A message of the meta leader reached this node, which runs no meta group: a prepared replica starts. */
-  synchronized void leaderReached(String leader, List<String> initialMembers) {
+  /**
+   * A message of the meta leader reached this node, which runs no meta group: a prepared replica starts as
+   * the incarnation {@code self} the leader added, unless that is not later than one destroyed here
+   * (docs/architecture.md, "Re-adding a replica").
+   */
+  synchronized void leaderReached(String leader, List<String> initialMembers, NodeEndpoint self) {
     Replica r = replica;
     if (!joining || r == null || r.running != null) {
       return;
     }
+    Optional<NodeEndpoint> retired = GroupLog.retired(parts.db(), GROUP_ID);
+    if (!self.node().equals(parts.selfId()) || retired.map(old -> !self.laterThan(old)).orElse(false)) {
+      log.info("meta replica refuses to join as an earlier incarnation leader={} endpoint={} retired={}", leader,
+          self, retired.map(NodeEndpoint::wire).orElse(""));
+      return;
+    }
     joining = false;
-    log.info("meta replica joins the meta range leader={} initialMembers={}", leader, initialMembers);
-    start(r, RaftCodec.endpoints(initialMembers));
+    log.info("meta replica joins the meta range leader={} endpoint={} initialMembers={}", leader, self,
+        initialMembers);
+    start(r, RaftCodec.endpoints(initialMembers), self);
   }
 
   @Override
@@ -169,6 +181,7 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
       terminate(r.running);
     }
     try (LogBatch batch = parts.db().newBatch()) {
+      GroupLog.retire(parts.db(), batch, GROUP_ID);
       GroupLog.deleteAll(batch, GROUP_ID);
       parts.db().write(batch, true);
     }
@@ -215,10 +228,9 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
     log.info("meta group reopened nodeId={}", parts.selfId());
   }
 
-  private void start(Replica r, List<RaftEndpoint> initialMembers) {
+  private void start(Replica r, List<RaftEndpoint> initialMembers, NodeEndpoint self) {
     Group g = newGroup();
-    run(r, g, builder(g, r).setLocalEndpoint(new NodeEndpoint(parts.selfId())).setInitialGroupMembers(initialMembers)
-        .build());
+    run(r, g, builder(g, r).setLocalEndpoint(self).setInitialGroupMembers(initialMembers).build());
   }
 
   private Group newGroup() {

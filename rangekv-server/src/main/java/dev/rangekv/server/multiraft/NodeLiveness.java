@@ -1,6 +1,9 @@
 package dev.rangekv.server.multiraft;
 
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -12,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class NodeLiveness {
   private final Map<String, Long> lastHeard = new ConcurrentHashMap<>();
   private final long timeoutMillis;
+  /** The peers {@link #observe} found live last time (on the one thread that observes). */
+  private Set<String> liveBefore = Set.of();
+  private final java.util.concurrent.atomic.AtomicLong epoch = new java.util.concurrent.atomic.AtomicLong();
 
   /** @param timeoutMillis how long a peer may go unheard and still count as live */
   NodeLiveness(long timeoutMillis) {
@@ -25,6 +31,28 @@ final class NodeLiveness {
   boolean live(String node, long nowMillis) {
     Long t = lastHeard.get(node);
     return t != null && nowMillis - t < timeoutMillis;
+  }
+
+  /**
+   * Notes which of {@code nodes} are live at {@code nowMillis}: when that set differs from the last call's,
+   * the {@link #epoch} moves. Called from one thread, every keep-alive period.
+   */
+  void observe(Collection<String> nodes, long nowMillis) {
+    Set<String> live = new HashSet<>();
+    for (String n : nodes) {
+      if (live(n, nowMillis)) {
+        live.add(n);
+      }
+    }
+    if (!live.equals(liveBefore)) {
+      liveBefore = Set.copyOf(live);
+      epoch.incrementAndGet();
+    }
+  }
+
+  /** A number that grows each time {@link #observe} finds another set of live peers; never shrinks. */
+  long epoch() {
+    return epoch.get();
   }
 
   /** How often a node sends each peer an envelope: a quarter of the timeout, so one lost one costs nothing. */

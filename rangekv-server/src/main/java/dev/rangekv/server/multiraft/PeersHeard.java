@@ -3,8 +3,8 @@ package dev.rangekv.server.multiraft;
 import java.util.Arrays;
 
 /**
- * When each peer's replica of one group last sent the group a message (nanoTime). A replica that sent
- * anything runs the group, so a leader's requests to it need not carry the group's initial members, which
+ * When each peer replica of one group (by its endpoint's wire form: one incarnation) last sent the group a
+ * message (nanoTime). A replica that sent anything runs the group, so a leader's requests to it need not carry the group's initial members, which
  * only a replica still joining uses. Used on the group's stripe thread; a group has a handful of peers.
  */
 final class PeersHeard {

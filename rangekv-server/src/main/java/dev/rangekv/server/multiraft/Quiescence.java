@@ -44,6 +44,8 @@ final class Quiescence {
   private final NodeLiveness liveness;
   private final long heartbeatPeriodMillis;
   private final boolean enabled;
+  /** The last quiet period handed out ({@link Group#quietPeriod}); stripes quiesce groups concurrently. */
+  private static final java.util.concurrent.atomic.AtomicLong PERIODS = new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * @param enabled false: groups never quiesce (every group heartbeats every period, as MicroRaft does)
@@ -129,6 +131,7 @@ final class Quiescence {
   /** Quiesces {@code g}; its status is read from the report taken now until it wakes (GroupStatusView). */
   private static void quiet(Group g) {
     g.node.getReport().thenAccept(r -> g.report = r.getResult()); // on the stripe: at once
+    g.quietPeriod = PERIODS.incrementAndGet();
     g.quiet = true;
   }
 

@@ -43,10 +43,10 @@ import java.util.List;
 
 /**
  * MicroRaft's messages, log entries and snapshot chunks to and from this engine's protobuf format
- * ({@code multiraft.proto}). A group id is its range id; an endpoint is a node id. A log entry's
- * operation is a {@link RangeCommand}, the leader's {@link NewTerm}, a membership change, or the
- * {@link StoreMarker} of a snapshot chunk; in the meta range's group a {@link MetaCommand}, and its snapshot
- * chunk's a {@link MetaSnapshot}. Stateless.
+ * ({@code multiraft.proto}). A group id is its range id; an endpoint is a replica incarnation
+ * ({@link NodeEndpoint#wire()}). A log entry's operation is a {@link RangeCommand}, the leader's
+ * {@link NewTerm}, a membership change, or the {@link StoreMarker} of a snapshot chunk; in the meta range's
+ * group a {@link MetaCommand}, and its snapshot chunk's a {@link MetaSnapshot}. Stateless.
  */
 final class RaftCodec {
   static final RaftModelFactory MODEL = new DefaultRaftModelFactory();
@@ -84,7 +84,7 @@ final class RaftCodec {
     }
     if (operation instanceof UpdateRaftGroupMembersOp m) {
       return Op.newBuilder().setMembers(MembersOp.newBuilder().addAllMembers(ids(m.getMembers()))
-          .addAllVoting(ids(m.getVotingMembers())).setEndpoint(NodeEndpoint.idOf(m.getEndpoint()))
+          .addAllVoting(ids(m.getVotingMembers())).setEndpoint(NodeEndpoint.wireOf(m.getEndpoint()))
           .setMode(m.getMode().ordinal())).build();
     }
     throw new IllegalArgumentException("no log encoding for operation " + operation);
@@ -117,7 +117,7 @@ final class RaftCodec {
       case MEMBERS:
         MembersOp m = op.getMembers();
         return MODEL.createUpdateRaftGroupMembersOpBuilder().setMembers(endpoints(m.getMembersList()))
-            .setVotingMembers(endpoints(m.getVotingList())).setEndpoint(new NodeEndpoint(m.getEndpoint()))
+            .setVotingMembers(endpoints(m.getVotingList())).setEndpoint(NodeEndpoint.parse(m.getEndpoint()))
             .setMode(MembershipChangeMode.values()[m.getMode()]).build();
       default:
         return Undecodable.INSTANCE;
@@ -158,7 +158,15 @@ final class RaftCodec {
         .setSnapshotChunkCount(c.getChunkCount()).setGroupMembersView(membersView(c.getMembers())).build();
   }
 
+  /** The endpoints' wire forms ({@link NodeEndpoint#wire()}), in order. */
   static List<String> ids(Collection<RaftEndpoint> endpoints) {
+    List<String> out = new ArrayList<>(endpoints.size());
+    endpoints.forEach(e -> out.add(NodeEndpoint.wireOf(e)));
+    return out;
+  }
+
+  /** The endpoints' node ids, in order. */
+  static List<String> nodeIds(Collection<RaftEndpoint> endpoints) {
     List<String> out = new ArrayList<>(endpoints.size());
     endpoints.forEach(e -> out.add(NodeEndpoint.idOf(e)));
     return out;
@@ -166,16 +174,19 @@ final class RaftCodec {
 
   static List<RaftEndpoint> endpoints(List<String> ids) {
     List<RaftEndpoint> out = new ArrayList<>(ids.size());
-    ids.forEach(id -> out.add(new NodeEndpoint(id)));
+    ids.forEach(id -> out.add(NodeEndpoint.parse(id)));
     return out;
   }
 
   // ---- messages ----
 
-  /** {@code m} on the wire; a leader's requests carry {@code initialMembers} (see {@code multiraft.proto}). */
-  static RaftMsg encode(RaftMessage m, List<String> initialMembers) {
+  /**
+   * {@code m} to the replica incarnation {@code target} on the wire; a leader's requests carry {@code
+   * initialMembers} (see {@code multiraft.proto}).
+   */
+  static RaftMsg encode(RaftMessage m, RaftEndpoint target, List<String> initialMembers) {
     RaftMsg.Builder b = RaftMsg.newBuilder().setRangeId((Long) m.getGroupId())
-        .setSender(NodeEndpoint.idOf(m.getSender())).setTerm(m.getTerm());
+        .setSender(NodeEndpoint.wireOf(m.getSender())).setTarget(NodeEndpoint.wireOf(target)).setTerm(m.getTerm());
     if (m instanceof AppendEntriesRequest || m instanceof InstallSnapshotRequest) {
       b.addAllInitialMembers(initialMembers);
     }
@@ -246,7 +257,7 @@ final class RaftCodec {
 
   static RaftMessage decode(RaftMsg m) {
     Long group = m.getRangeId();
-    RaftEndpoint sender = new NodeEndpoint(m.getSender());
+    RaftEndpoint sender = NodeEndpoint.parse(m.getSender());
     int term = m.getTerm();
     switch (m.getKindCase()) {
       case APPEND: {

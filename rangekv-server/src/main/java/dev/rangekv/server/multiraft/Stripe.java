@@ -67,7 +67,7 @@ final class Stripe {
 
   private record Deferred(GroupLog log, Runnable task) {}
 
-  private record Out(GroupLog from, RaftMessage message) {}
+  private record Out(GroupLog from, io.microraft.RaftEndpoint to, RaftMessage message) {}
 
   /**
    * A leader's requests carry the group's initial members to a peer until its replica was heard from
@@ -236,10 +236,10 @@ final class Stripe {
     }
   }
 
-  /** Queues a message for release at the end of this cycle; called by a group's transport. */
-  void send(GroupLog from, String toNode, RaftMessage message) {
+  /** Queues a message to the replica {@code to} for release at the end of this cycle; called by a group's transport. */
+  void send(GroupLog from, io.microraft.RaftEndpoint to, RaftMessage message) {
     Map<String, List<Out>> box = message instanceof AppendEntriesRequest ? early : outbox;
-    box.computeIfAbsent(toNode, n -> new ArrayList<>()).add(new Out(from, message));
+    box.computeIfAbsent(NodeEndpoint.idOf(to), n -> new ArrayList<>()).add(new Out(from, to, message));
   }
 
   /**
@@ -392,7 +392,7 @@ final class Stripe {
       List<RaftMsg> ready = new ArrayList<>(e.getValue().size());
       for (Out o : e.getValue()) {
         if (o.message().getTerm() <= o.from().durableTerm()) {
-          ready.add(RaftCodec.encode(o.message(), o.from().initialMembersFor(e.getKey(), now, MEMBERS_UNTIL_HEARD_NANOS)));
+          ready.add(RaftCodec.encode(o.message(), o.to(), o.from().initialMembersFor(o.to(), now, MEMBERS_UNTIL_HEARD_NANOS)));
         } else {
           outbox.computeIfAbsent(e.getKey(), n -> new ArrayList<>()).add(o);
         }
@@ -412,7 +412,7 @@ final class Stripe {
     for (Map.Entry<String, List<Out>> e : box.entrySet()) {
       List<RaftMsg> out = sending.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
       for (Out o : e.getValue()) {
-        out.add(RaftCodec.encode(o.message(), o.from().initialMembersFor(e.getKey(), now, MEMBERS_UNTIL_HEARD_NANOS)));
+        out.add(RaftCodec.encode(o.message(), o.to(), o.from().initialMembersFor(o.to(), now, MEMBERS_UNTIL_HEARD_NANOS)));
       }
     }
     box.clear();

@@ -33,6 +33,8 @@ public final class FakeEngine implements RangeConsensus {
   private final Set<Long> kept = new HashSet<>();
   /** Ranges opened empty here (a replica being added): the leader's span snapshot comes first. */
   private final Set<Long> awaitingSpan = new HashSet<>();
+  /** The quiet stamps tests gave ranges ({@link #quiet}); none: awake. */
+  private final Map<Long, Long> quietStamps = new HashMap<>();
   /** The cluster reports this node's leadership and configuration changes here. */
   final GroupEventHub events = new GroupEventHub();
 
@@ -118,6 +120,16 @@ public final class FakeEngine implements RangeConsensus {
       replica.closed();
       cluster.closed(cluster.group(rangeId), nodeId, false);
     }
+  }
+
+  /** Has {@link #quietStamp} answer {@code stamp} for {@code rangeId} (0: awake), as a quiescing engine would. */
+  public void quiet(long rangeId, long stamp) {
+    quietStamps.put(rangeId, stamp);
+  }
+
+  @Override
+  public long quietStamp(long rangeId) {
+    return replicas.containsKey(rangeId) ? quietStamps.getOrDefault(rangeId, 0L) : 0;
   }
 
   @Override

@@ -93,6 +93,42 @@ class DormancyOnFakeEngineTest {
   }
 
   @Test
+  void aQuietRange_isLeftAloneUntilItsIdlePeriodEnds_andStillGoesDormantOnTime() {
+    nodes.all().forEach(n -> n.engine().quiet(1, 7));
+    long awakeTicks = 0;
+    for (long t = 0; t < IDLE_MILLIS / 2; t += 50) {
+      awakeTicks++;
+    }
+    pass(IDLE_MILLIS / 2);
+    assertThat(tickers.get("n1").visits()).as("visits of the leader's quiet range in %d ticks", awakeTicks)
+        .isLessThan(awakeTicks / 2);
+
+    pass(IDLE_MILLIS / 2 + 1_000);
+    for (FakeNodes.Node n : nodes.all()) {
+      assertThat(openOn(n.id())).as("group open on %s", n.id()).isFalse();
+      assertThat(DormancyRecord.dormantAt(n.store(), 1)).as("dormancy mark on %s", n.id()).isPresent();
+    }
+  }
+
+  @Test
+  void aQuietRangeWhoseStampChanged_isVisitedAtTheNextTick() {
+    nodes.all().forEach(n -> n.engine().quiet(1, 7));
+    pass(IDLE_MILLIS / 2);
+    long before = tickers.get("n1").visits();
+    tickers.get("n1").tick();
+    assertThat(tickers.get("n1").visits()).as("same stamp: skipped").isEqualTo(before);
+    nodes.node("n1").engine().quiet(1, 8);
+    tickers.get("n1").tick();
+    assertThat(tickers.get("n1").visits()).as("another stamp: visited").isEqualTo(before + 1);
+    tickers.get("n1").tick();
+    assertThat(tickers.get("n1").visits()).as("and left alone again").isEqualTo(before + 1);
+    nodes.node("n1").engine().quiet(1, 0);
+    tickers.get("n1").tick();
+    tickers.get("n1").tick();
+    assertThat(tickers.get("n1").visits()).as("awake: every tick").isEqualTo(before + 3);
+  }
+
+  @Test
   void aWake_reopensEveryReplica_findsALeader_andRecordsTheWake() {
     pass(IDLE_MILLIS + 1_000);
     long mark = DormancyRecord.dormantAt(nodes.node("n2").store(), 1).orElseThrow();

@@ -17,13 +17,41 @@ import org.junit.jupiter.api.Test;
 class RaftCodecTest {
   private static final NodeEndpoint N1 = new NodeEndpoint("n1");
   private static final NodeEndpoint N2 = new NodeEndpoint("n2");
+  /** A replica added to n3 in term 4 on the membership committed at index 17 (n3 being an initial member too). */
+  private static final NodeEndpoint N3_AGAIN = new NodeEndpoint("n3", 4, 17);
 
   private static RaftMsg roundTrip(RaftMessage m) {
-    RaftMsg wire = RaftCodec.encode(m, List.of("n1", "n2", "n3"));
+    RaftMsg wire = RaftCodec.encode(m, N3_AGAIN, List.of("n1", "n2", "n3"));
     RaftMessage back = RaftCodec.decode(wire);
     assertThat(back.getClass()).isEqualTo(m.getClass());
-    assertThat(RaftCodec.encode(back, List.of("n1", "n2", "n3"))).isEqualTo(wire);
+    assertThat(RaftCodec.encode(back, N3_AGAIN, List.of("n1", "n2", "n3"))).isEqualTo(wire);
     return wire;
+  }
+
+  @Test
+  void aReplicaIncarnation_isItsNodeAndAdd_onTheWire_andAnInitialMemberStaysItsNodeId() {
+    assertThat(N3_AGAIN.wire()).isEqualTo("n3#4.17");
+    assertThat(NodeEndpoint.parse("n3#4.17")).isEqualTo(N3_AGAIN).isNotEqualTo(new NodeEndpoint("n3"));
+    assertThat(NodeEndpoint.parse("n-3.a_b")).isEqualTo(new NodeEndpoint("n-3.a_b"));
+    assertThat(new NodeEndpoint("n3").wire()).isEqualTo("n3");
+    assertThat(NodeEndpoint.idOf(N3_AGAIN)).isEqualTo("n3");
+    // a later term wins over a higher membership index: an add lost with its term's leader is earlier
+    assertThat(new NodeEndpoint("n3", 5, 2).laterThan(N3_AGAIN)).isTrue();
+    assertThat(new NodeEndpoint("n3", 4, 18).laterThan(N3_AGAIN)).isTrue();
+    assertThat(N3_AGAIN.laterThan(N3_AGAIN)).isFalse();
+    assertThat(new NodeEndpoint("n3").laterThan(N3_AGAIN)).isFalse();
+
+    RaftMsg wire = roundTrip(RaftCodec.MODEL.createAppendEntriesSuccessResponseBuilder().setGroupId(1L)
+        .setSender(N3_AGAIN).setTerm(3).setLastLogIndex(10).setQuerySequenceNumber(1).setFlowControlSequenceNumber(2)
+        .build());
+    assertThat(wire.getSender()).isEqualTo("n3#4.17");
+    assertThat(wire.getTarget()).isEqualTo("n3#4.17");
+    assertThat(RaftCodec.decode(wire).getSender()).isEqualTo(N3_AGAIN);
+    Object op = RaftCodec.operation(RaftCodec.op(RaftCodec.MODEL.createUpdateRaftGroupMembersOpBuilder()
+        .setMembers(List.of(N1, N2, N3_AGAIN)).setVotingMembers(List.of(N1, N2)).setEndpoint(N3_AGAIN)
+        .setMode(MembershipChangeMode.ADD_LEARNER).build()));
+    assertThat(((io.microraft.model.groupop.UpdateRaftGroupMembersOp) op).getMembers()).containsExactly(N1, N2, N3_AGAIN);
+    assertThat(((io.microraft.model.groupop.UpdateRaftGroupMembersOp) op).getEndpoint()).isEqualTo(N3_AGAIN);
   }
 
   @Test
@@ -93,7 +121,7 @@ class RaftCodecTest {
     AppendEntriesRequest m = RaftCodec.MODEL.createAppendEntriesRequestBuilder().setGroupId(42L).setSender(N1)
         .setTerm(2).setPreviousLogTerm(1).setPreviousLogIndex(4).setCommitIndex(3).setLogEntries(entries)
         .setQuerySequenceNumber(9).setFlowControlSequenceNumber(11).build();
-    RaftMsg wire = RaftCodec.encode(m, List.of("n1", "n2", "n3"));
+    RaftMsg wire = RaftCodec.encode(m, N2, List.of("n1", "n2", "n3"));
     assertThat(wire.getSerializedSize()).isLessThan(8 << 20);
     AppendEntriesRequest back = (AppendEntriesRequest) RaftCodec.decode(wire);
     assertThat(back.getLogEntries()).hasSizeBetween(1, 11);
@@ -110,6 +138,6 @@ class RaftCodecTest {
         .setLogEntries(List.of(RaftCodec.MODEL.createLogEntryBuilder().setIndex(5).setTerm(2).setOperation(huge).build(),
             RaftCodec.MODEL.createLogEntryBuilder().setIndex(6).setTerm(2).setOperation(big).build()))
         .setQuerySequenceNumber(9).setFlowControlSequenceNumber(11).build();
-    assertThat(((AppendEntriesRequest) RaftCodec.decode(RaftCodec.encode(one, List.of("n1")))).getLogEntries()).hasSize(1);
+    assertThat(((AppendEntriesRequest) RaftCodec.decode(RaftCodec.encode(one, N2, List.of("n1")))).getLogEntries()).hasSize(1);
   }
 }

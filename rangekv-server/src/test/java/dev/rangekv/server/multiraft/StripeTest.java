@@ -102,7 +102,7 @@ class StripeTest {
     stripe.submit(() -> {
       a.persistLogEntries(List.of(entry(1)));
       b.persistLogEntries(List.of(entry(1)));
-      stripe.send(a, "n2", vote(1)); // a reply: leaves only after the write holding the appends
+      stripe.send(a, new NodeEndpoint("n2"), vote(1)); // a reply: leaves only after the write holding the appends
     });
     assertThat(writer.nextWrite()).isEqualTo(2);
     long wakeups = stripe.wakeups.get();
@@ -112,8 +112,8 @@ class StripeTest {
         events.add("task");
         GroupLog g = n % 2 == 0 ? a : b;
         g.persistLogEntries(List.of(entry(2 + n / 2)));
-        stripe.send(g, "n2", append(g.rangeId(), n)); // a leader's append request of a durable term
-        stripe.send(g, "n3", append(g.rangeId(), n));
+        stripe.send(g, new NodeEndpoint("n2"), append(g.rangeId(), n)); // a leader's append request of a durable term
+        stripe.send(g, new NodeEndpoint("n3"), append(g.rangeId(), n));
       });
     }
     assertThat(sent).as("nothing leaves before the write that the reply depends on").isEmpty();
@@ -141,7 +141,7 @@ class StripeTest {
     assertThat(writer.nextWrite()).isEqualTo(1);
     stripe.submit(() -> {
       a.persistLogEntries(List.of(entry(2)));
-      stripe.send(a, "n2", vote(1));
+      stripe.send(a, new NodeEndpoint("n2"), vote(1));
     });
     writer.gate.release();
     assertThat(writer.nextWrite()).isEqualTo(1);
@@ -182,7 +182,7 @@ class StripeTest {
     GroupLog a = new GroupLog(1, stripe);
     stripe.submit(() -> {
       a.flush(); // a follower answering a heartbeat: nothing of its log is pending
-      stripe.send(a, "n2", vote(1));
+      stripe.send(a, new NodeEndpoint("n2"), vote(1));
     });
     await().atMost(WAIT).until(() -> sent.size() == 1);
     assertThat(writer.entered).isEmpty();

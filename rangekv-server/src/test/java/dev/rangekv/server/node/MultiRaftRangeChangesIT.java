@@ -39,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * The range changes that run through the consensus seam unchanged, on the multi-raft engine: a split, the
  * merge back, a move of the leader's replica to a fourth node (one member at a time: learner, promotion,
  * removal; the leader's status names the voters being left until the last step), an add that never
- * catches up (its learner is removed again), and dormancy (every
- * group closed) ended by writers waking the range; writers run throughout, and every acknowledged write
- * reads back at the end.
+ * catches up (its learner is removed again), a move onto the node the first move left (one of the group's
+ * initial members, which MicroRaft never adds again under the same endpoint: the re-added replica is a new
+ * incarnation) led by the replica the first move added, and dormancy (every group closed) ended by writers waking the range; writers run
+ * throughout, and every acknowledged write reads back at the end, from the re-added replica's store too.
  */
 @ExtendWith(OnMultiRaftEngine.class)
 class MultiRaftRangeChangesIT {
@@ -62,6 +63,8 @@ class MultiRaftRangeChangesIT {
       router.refresh();
       Writers before = new Writers(cluster, 4);
       RangeDescriptorProto moved;
+      RangeDescriptorProto back;
+      String leaving;
       try (before) {
         before.start();
         before.awaitAcks(200, Duration.ofSeconds(60));
@@ -77,7 +80,7 @@ class MultiRaftRangeChangesIT {
 
         // the leader's replica leaves: leadership moves off first, then n4 joins one member at a time
         NodeAdminClient.Located located = mover.locate(merged.getRangeId()).orElseThrow();
-        String leaving = located.leaderNodeId();
+        leaving = located.leaderNodeId();
         List<String> votersBefore = located.range().getReplicasList().stream().map(ReplicaProto::getNodeId).sorted()
             .toList();
         Set<List<String>> previousSeen = ConcurrentHashMap.newKeySet();
@@ -113,10 +116,21 @@ class MultiRaftRangeChangesIT {
         assertThat(after.memberIds()).containsExactlyInAnyOrderElementsOf(voters.stream().map(Member::nodeId).toList());
         assertThat(after.changing()).isFalse();
         before.awaitAcks(100, Duration.ofSeconds(60));
-        log.info("split, merge and move done acked={} writerRetries={}", before.acks(), before.retries());
+
+        // a replica goes back to the node the first move left, one of the group's first three: a new incarnation
+        // there (its earlier one was destroyed with its log), fetching the span and catching up under the
+        // writers from n4's replica, itself added later, as the leader
+        mover.transferLeader(moved.getRangeId(), "n4");
+        String from = moved.getReplicasList().stream().map(ReplicaProto::getNodeId).filter(id -> !id.equals("n4"))
+            .findFirst().orElseThrow();
+        back = mover.move(moved.getRangeId(), from, cluster.config(index(leaving)).clientAddress(), 0);
+        assertThat(back.getReplicasList()).extracting(ReplicaProto::getNodeId).contains(leaving, "n4")
+            .doesNotContain(from).hasSize(3);
+        before.awaitAcks(200, Duration.ofSeconds(60));
+        log.info("split, merge, move and move back done acked={} writerRetries={}", before.acks(), before.retries());
       }
 
-      List<Integer> holders = holders(moved);
+      List<Integer> holders = holders(back);
       int gone = List.of(0, 1, 2, 3).stream().filter(i -> !holders.contains(i)).findFirst().orElseThrow();
       awaitDormant(cluster, holders);
       assertThat(cluster.node(gone).store().allRangeStates()).as("range state left on n%d", gone + 1).isEmpty();
@@ -136,6 +150,11 @@ class MultiRaftRangeChangesIT {
       }
       expected.forEach((k, v) -> assertThat(read.get(k)).as("last acknowledged value of %s", k).isEqualTo(v));
       ClusterSteps.awaitSameStores(cluster, "the replicas' stores to converge", Duration.ofSeconds(30), () -> holders);
+      Map<String, String> readded = new HashMap<>();
+      for (var kv : cluster.node(index(leaving)).store().scan(Key.EMPTY, RangeEnd.INFINITY, Integer.MAX_VALUE, false)) {
+        readded.put(kv.key().toUtf8(), new String(kv.value(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+      expected.forEach((k, v) -> assertThat(readded.get(k)).as("%s on the re-added replica (%s)", k, leaving).isEqualTo(v));
       assertThat(cluster.node(gone).store().scan(Key.EMPTY, RangeEnd.INFINITY, 1, false)).as("data left on n%d", gone + 1)
           .isEmpty();
       // the engine's own timers are the node's Raft meters (this cluster has no Ratis group at all)
@@ -159,6 +178,10 @@ class MultiRaftRangeChangesIT {
         // a group closing under the sampler: nothing to see
       }
     }
+  }
+
+  private static int index(String nodeId) {
+    return Integer.parseInt(nodeId.substring(1)) - 1;
   }
 
   private static List<Integer> holders(RangeDescriptorProto range) {
