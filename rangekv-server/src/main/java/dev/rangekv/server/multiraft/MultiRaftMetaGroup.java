@@ -84,7 +84,7 @@ final class MultiRaftMetaGroup implements MetaGroup {
   @Override
   public List<String> voterIds() {
     RaftNode n = node.get();
-    return n == null ? List.of() : RaftCodec.ids(n.getEffectiveMembers().getVotingMembers()).stream().sorted().toList();
+    return n == null ? List.of() : RaftCodec.nodeIds(n.getEffectiveMembers().getVotingMembers()).stream().sorted().toList();
   }
 
   @Override
@@ -93,7 +93,7 @@ final class MultiRaftMetaGroup implements MetaGroup {
     if (n == null || !isLeader()) {
       return CompletableFuture.failedFuture(new NotMetaLeaderException(leaderNodeId(), "not the meta leader"));
     }
-    List<Member> current = RaftCodec.ids(n.getCommittedMembers().getVotingMembers()).stream()
+    List<Member> current = RaftCodec.nodeIds(n.getCommittedMembers().getVotingMembers()).stream()
         .map(id -> new Member(id, "")).toList();
     List<Member> next = voters.stream().map(v -> new Member(v.nodeId(), v.raftAddress())).toList();
     return membership.change(MultiRaftMetaConsensus.GROUP_ID, current, next, CONFIGURATION_TIMEOUT)
