@@ -36,6 +36,15 @@ public interface MetaConsensus {
     return create(voters);
   }
 
+  /**
+   * True when a meta replica already here must be removed before this node is prepared as a voter again:
+   * the engine gives every add a new member identity, so the replica of an earlier add can never take
+   * part in this one (the multi-raft engine). False when the existing replica simply rejoins (Ratis).
+   */
+  default boolean replacesReplicaOnPrepare() {
+    return false;
+  }
+
   /** Removes the meta group here with its storage and forgets its voters; a no-op when it does not run. */
   void destroy() throws IOException;
 

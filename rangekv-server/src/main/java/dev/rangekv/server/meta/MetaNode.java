@@ -211,11 +211,24 @@ public final class MetaNode implements AutoCloseable {
   public void prepareReplica(List<Member> voters) throws IOException {
     // not under this object's lock: adding the group has the engine call opened, which takes it
     removeIfClosed();
+    removeIfReplaced();
     joining = true;
     if (!consensus.prepare(voters)) {
       log.info("meta replica exists already nodeId={}", nodeId);
     }
     host();
+  }
+
+  /**
+   * Removes a meta replica this node still holds when its engine cannot re-add it: the leader prepares only
+   * nodes it adds, so the replica is from an earlier membership (a node that comes back after it was
+   * removed as dead, say), and left running it would keep the new one from starting.
+   */
+  private synchronized void removeIfReplaced() {
+    if (consensus.replacesReplicaOnPrepare() && (hosted != null || pending != null)) {
+      log.info("an earlier meta replica is removed before this node is added again nodeId={}", nodeId);
+      removeReplica(hosted, "earlier");
+    }
   }
 
   private synchronized void removeIfClosed() {

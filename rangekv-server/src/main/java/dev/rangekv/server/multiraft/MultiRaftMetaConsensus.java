@@ -173,6 +173,11 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
   }
 
   @Override
+  public boolean replacesReplicaOnPrepare() {
+    return true; // a re-added node is a new incarnation: an earlier one's replica drops its messages
+  }
+
+  @Override
   public synchronized void destroy() throws IOException {
     joining = false;
     Replica r = replica;
