@@ -39,7 +39,7 @@ public interface MetaConsensus {
   /**
    * True when a meta replica already here must be removed before this node is prepared as a voter again:
    * the engine gives every add a new member identity, so the replica of an earlier add can never take
-   * part in this one (the multi-raft engine). False when the existing replica simply rejoins (Ratis).
+   * part in this one (the multi-raft engine). False when the existing replica simply rejoins.
    */
   default boolean replacesReplicaOnPrepare() {
     return false;
