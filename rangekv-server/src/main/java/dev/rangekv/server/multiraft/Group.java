@@ -4,6 +4,10 @@ import dev.rangekv.server.consensus.Member;
 import io.microraft.RaftNode;
 import io.microraft.report.RaftNodeReport;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * This node's replica of one range group: the MicroRaft node, its log, its state machine and the stripe
@@ -54,5 +58,13 @@ final class Group {
     this.stripe = stripe;
     this.log = log;
     this.machine = machine;
+  }
+
+  /** Stops the node and waits until the stripe wrote everything it had for it (its storage is then final). */
+  void stopAndDrain() throws InterruptedException, ExecutionException, TimeoutException {
+    node.terminate().get(10, TimeUnit.SECONDS);
+    CompletableFuture<Void> drained = new CompletableFuture<>();
+    stripe.submit(() -> stripe.afterThisCycle(log, () -> drained.complete(null)));
+    drained.get(10, TimeUnit.SECONDS);
   }
 }

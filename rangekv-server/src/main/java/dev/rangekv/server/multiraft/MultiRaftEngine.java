@@ -448,10 +448,7 @@ public final class MultiRaftEngine implements RangeConsensus, AutoCloseable {
     events.lostLeadership(g.rangeId, "");
     g.stripe.submit(() -> quiescence.closed(g));
     try {
-      g.node.terminate().get(10, TimeUnit.SECONDS);
-      CompletableFuture<Void> drained = new CompletableFuture<>();
-      g.stripe.submit(() -> g.stripe.afterThisCycle(g.log, () -> drained.complete(null)));
-      drained.get(10, TimeUnit.SECONDS);
+      g.stopAndDrain();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted closing range " + g.rangeId, e);

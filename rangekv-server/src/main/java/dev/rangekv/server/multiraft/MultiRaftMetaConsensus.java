@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -260,10 +259,7 @@ final class MultiRaftMetaConsensus implements MetaConsensus {
   /** Stops the group's node and waits until its stripe wrote everything it had (its storage is then final). */
   private static void terminate(Group g) throws IOException {
     try {
-      g.node.terminate().get(10, TimeUnit.SECONDS);
-      CompletableFuture<Void> drained = new CompletableFuture<>();
-      g.stripe.submit(() -> g.stripe.afterThisCycle(g.log, () -> drained.complete(null)));
-      drained.get(10, TimeUnit.SECONDS);
+      g.stopAndDrain();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted closing the meta group", e);
